@@ -1,0 +1,17 @@
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { basePath: '..' },
+  { ignores: ['dist/', 'node_modules/', 'coverage/'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': 'error',
+    },
+  },
+  {
+    files: ['test/**', 'src/cli.ts'],
+    rules: { 'no-console': 'off' },
+  },
+);

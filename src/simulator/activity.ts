@@ -1,0 +1,154 @@
+import { METRIC_COUNT, METRIC_FIELDS, type MetricField } from '../spec/metrics.js';
+import { weekday } from '../util/utc-date.js';
+import { isMember, type Identity, type Organization } from './organization.js';
+import { cellOf, drawAt } from './random.js';
+
+/** Index of each metric field in a packed metrics row. */
+export const M = Object.fromEntries(METRIC_FIELDS.map((f, i) => [f, i])) as Record<MetricField, number>;
+
+/** Everything that happened on one day, packed in typed arrays: one row per active identity. */
+export interface DayData {
+  day: number;
+  /** Active identity indexes, ascending (which is the API's output order). */
+  ids: Int32Array;
+  /** ids.length × 16 metrics. */
+  metrics: Int32Array;
+  /** ids.length × 2 (model index or −1, credits). */
+  creditModels: Int8Array;
+  credits: Int32Array;
+}
+
+const WEEKEND_FACTOR = 0.22;
+
+function activeProbability(org: Organization, identity: Identity, day: number): number {
+  if (!isMember(identity, day)) return 0;
+  const wd = weekday(day);
+  const weekend = wd === 0 || wd === 6;
+  let p = identity.activity;
+  if (identity.kind === 'user' && weekend) p *= WEEKEND_FACTOR;
+  if (day - identity.joinDay < 14) p *= 0.5;
+  // Adoption deepens over time: a day long ago is a little quieter than one today.
+  const age = Math.max(0, org.anchorDay - day);
+  return p * (1 - Math.min(0.35, age / 3000));
+}
+
+function fillMetrics(org: Organization, identity: Identity, index: number, day: number, out: Int32Array, o: number): void {
+  const cell = cellOf(org.seed, index, day);
+  const r = (stream: number) => drawAt(cell, stream);
+  const s = identity.intensity;
+  const f = Math.floor;
+  const user = identity.kind === 'user';
+  let completions = 0;
+  let accepted = 0;
+  let suggested = 0;
+  let completionLines = 0;
+  if (user && identity.editor !== 'CLI') {
+    completions = f(s * 70 * r(1));
+    accepted = f(completions * (0.18 + 0.22 * r(2)));
+    suggested = f(completions * (1.4 + 2.2 * r(3)));
+    completionLines = Math.min(suggested, f(accepted * (1.3 + 1.6 * r(4))));
+  }
+  const chat = user ? f(s * 9 * r(5) * r(6)) : 0;
+  const agentWork = s * 30 * r(7);
+  const ide = user && identity.editor !== 'CLI' ? f(agentWork * (1 - identity.cliShare)) : 0;
+  const cliInteractive = user ? f(agentWork * identity.cliShare) : 0;
+  const cliBatch = user ? (r(8) < 0.03 ? 1 + f(4 * r(9)) : 0) : f(s * 45 * (0.3 + r(9)));
+  const remote = identity.usesRemoteAgent && day < org.remoteAgentSunsetDay ? f(s * 6 * r(10)) : 0;
+  const ideLines = f(ide * (3 + 12 * r(11)));
+  const cliLines = f(cliInteractive * (2 + 10 * r(12)));
+  const batchLines = f(cliBatch * (1 + 7 * r(13)));
+  const remoteLines = f(remote * (5 + 15 * r(14)));
+  const agentMessages = ide + cliInteractive + cliBatch + remote;
+
+  const row = out.subarray(o, o + METRIC_COUNT);
+  row[M.completions_count] = completions;
+  row[M.completions_accepted] = accepted;
+  row[M.completions_suggested_lines_of_code] = suggested;
+  row[M.completions_lines_of_code] = completionLines;
+  row[M.chat_messages] = chat || (completions === 0 && agentMessages === 0 ? 1 : 0);
+  row[M.ide_agent_messages] = ide;
+  row[M.ide_agent_lines_of_code] = ideLines;
+  row[M.cli_agent_interactive_messages] = cliInteractive;
+  row[M.cli_agent_interactive_lines_of_code] = cliLines;
+  row[M.cli_agent_non_interactive_messages] = cliBatch;
+  row[M.cli_agent_non_interactive_lines_of_code] = batchLines;
+  row[M.remote_agent_messages] = remote;
+  row[M.remote_agent_lines_of_code] = remoteLines;
+  row[M.total_tool_calls] = f(agentMessages * (1.5 + 3 * r(15)));
+  recomputeTotals(row);
+}
+
+/** The two totals that are plain sums of other fields. */
+export function recomputeTotals(row: Int32Array): void {
+  row[M.total_messages] =
+    row[M.chat_messages]! +
+    row[M.ide_agent_messages]! +
+    row[M.cli_agent_interactive_messages]! +
+    row[M.cli_agent_non_interactive_messages]! +
+    row[M.remote_agent_messages]!;
+  row[M.total_modified_lines_of_code] =
+    row[M.completions_lines_of_code]! +
+    row[M.ide_agent_lines_of_code]! +
+    row[M.cli_agent_interactive_lines_of_code]! +
+    row[M.cli_agent_non_interactive_lines_of_code]! +
+    row[M.remote_agent_lines_of_code]!;
+}
+
+function fillCredits(org: Organization, identity: Identity, index: number, day: number, metrics: Int32Array, o: number, models: Int8Array, credits: Int32Array, c: number): void {
+  const agent =
+    metrics[o + M.ide_agent_messages]! +
+    metrics[o + M.cli_agent_interactive_messages]! +
+    metrics[o + M.cli_agent_non_interactive_messages]! +
+    metrics[o + M.remote_agent_messages]!;
+  const total = Math.round(agent * (6 + 14 * drawAt(cellOf(org.seed, index, day), 20)) + metrics[o + M.chat_messages]! * 1.5);
+  const [first, second] = identity.models;
+  const firstShare = second >= 0 ? Math.round(total * identity.modelShare) : total;
+  models[c] = firstShare > 0 ? first : -1;
+  credits[c] = firstShare;
+  models[c + 1] = second >= 0 && total - firstShare > 0 ? second : -1;
+  credits[c + 1] = total - firstShare;
+}
+
+export function computeDay(org: Organization, day: number): DayData {
+  const n = org.identities.length;
+  const active: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const identity = org.identities[i]!;
+    if (drawAt(cellOf(org.seed, i, day), 0) < activeProbability(org, identity, day)) active.push(i);
+  }
+  const ids = Int32Array.from(active);
+  const metrics = new Int32Array(ids.length * METRIC_COUNT);
+  const creditModels = new Int8Array(ids.length * 2);
+  const credits = new Int32Array(ids.length * 2);
+  for (let k = 0; k < ids.length; k++) {
+    const i = ids[k]!;
+    const identity = org.identities[i]!;
+    fillMetrics(org, identity, i, day, metrics, k * METRIC_COUNT);
+    fillCredits(org, identity, i, day, metrics, k * METRIC_COUNT, creditModels, credits, k * 2);
+  }
+  return { day, ids, metrics, creditModels, credits };
+}
+
+/** Computes days on demand and keeps the most recent ones, bounded by an estimate of their size. */
+export class DayStore {
+  private readonly cache = new Map<number, DayData>();
+  private readonly maxDays: number;
+
+  constructor(private readonly org: Organization) {
+    const bytesPerDay = Math.max(1, org.identities.length) * 0.7 * (METRIC_COUNT * 4 + 16);
+    this.maxDays = Math.max(40, Math.min(800, Math.floor(96_000_000 / bytesPerDay)));
+  }
+
+  get(day: number): DayData {
+    const hit = this.cache.get(day);
+    if (hit) {
+      this.cache.delete(day);
+      this.cache.set(day, hit);
+      return hit;
+    }
+    const data = computeDay(this.org, day);
+    this.cache.set(day, data);
+    if (this.cache.size > this.maxDays) this.cache.delete(this.cache.keys().next().value as number);
+    return data;
+  }
+}

@@ -1,0 +1,83 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { FAULT_KINDS } from './faults.js';
+import { authOf, sendJson, type Runtime } from './http-handler.js';
+import { parseJsonBody, readBodyText } from './params.js';
+
+export const CONTROL_PREFIX = '/__sim/';
+
+const faultBody = z
+  .object({ path: z.string().min(1), kind: z.enum(FAULT_KINDS), count: z.number().int().min(1).default(1), retry_after_seconds: z.number().int().min(0).optional() })
+  .strict();
+
+const settingsBody = z
+  .object({
+    now: z.union([z.string(), z.number()]).optional(),
+    frozen: z.boolean().optional(),
+    advance_ms: z.number().optional(),
+    plan: z.enum(['credits', 'usd']).optional(),
+    rate_limit: z.boolean().optional(),
+    time_scale: z.number().positive().optional(),
+    retry_after: z.boolean().optional(),
+    changelog_unavailable: z.boolean().optional(),
+  })
+  .strict();
+
+export type SettingsUpdate = z.infer<typeof settingsBody>;
+
+export function applySettings(rt: Runtime, update: SettingsUpdate): void {
+  if (update.now !== undefined) rt.state.clock.set(update.now, update.frozen ?? true);
+  if (update.advance_ms !== undefined) rt.state.clock.advance(update.advance_ms);
+  if (update.plan) rt.state.overrides.plan = update.plan;
+  if (update.rate_limit !== undefined || update.time_scale !== undefined) {
+    rt.limiter.update({ ...(update.rate_limit !== undefined ? { enabled: update.rate_limit } : {}), ...(update.time_scale ? { timeScale: update.time_scale } : {}) });
+  }
+  if (update.retry_after !== undefined) rt.retryAfter = update.retry_after;
+  if (update.changelog_unavailable !== undefined) rt.state.changelogUnavailable = update.changelog_unavailable;
+}
+
+export function currentSettings(rt: Runtime) {
+  return {
+    now: new Date(rt.state.clock.now()).toISOString(),
+    plan: rt.state.overrides.plan,
+    rate_limit: rt.limiter.settings.enabled,
+    time_scale: rt.limiter.settings.timeScale,
+    retry_after: rt.retryAfter,
+    changelog_unavailable: rt.state.changelogUnavailable,
+    pending_faults: rt.faults.pending(),
+    users: rt.state.org.identities.length,
+  };
+}
+
+/** Test controls under /__sim/: faults, the request log, the clock and switches. Needs the read-write token. */
+export async function handleControl(rt: Runtime, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  if (authOf(rt, req) !== 'write') return sendJson(res, 401, { error: { code: 'Unauthenticated', message: 'Control endpoints need the read-write token.' } });
+  const action = `${req.method} ${url.pathname.slice(CONTROL_PREFIX.length)}`;
+  try {
+    const body = parseJsonBody(await readBodyText(req)) ?? {};
+    switch (action) {
+      case 'GET requests':
+        return sendJson(res, 200, { requests: rt.log.list() });
+      case 'DELETE requests':
+        rt.log.clear();
+        return sendJson(res, 200, { ok: true });
+      case 'POST faults': {
+        const f = faultBody.parse(body);
+        rt.faults.inject({ path: f.path, kind: f.kind, count: f.count, retryAfterSeconds: f.retry_after_seconds });
+        return sendJson(res, 200, { ok: true, pending_faults: rt.faults.pending() });
+      }
+      case 'DELETE faults':
+        rt.faults.clear();
+        return sendJson(res, 200, { ok: true });
+      case 'GET settings':
+        return sendJson(res, 200, currentSettings(rt));
+      case 'POST settings':
+        applySettings(rt, settingsBody.parse(body));
+        return sendJson(res, 200, currentSettings(rt));
+      default:
+        return sendJson(res, 404, { error: { code: 'NotFound', message: `No control action '${action}'.` } });
+    }
+  } catch (error) {
+    return sendJson(res, 400, { error: { code: 'InvalidArgument', message: error instanceof Error ? error.message : String(error) } });
+  }
+}

@@ -1,0 +1,104 @@
+import { dayToMs, formatDay } from '../../util/utc-date.js';
+import { MODELS } from '../catalog.js';
+import { resolveRange } from '../dates.js';
+import { decodeCursor, fingerprint, pageOf } from '../pagination.js';
+import { booleanOf, pageSizeOf, readQuery } from '../params.js';
+import { identityField } from '../render.js';
+import type { EndpointContext, SimState } from '../state.js';
+
+/** credit-usage-by-user is refreshed about every 90 minutes. */
+export const CREDIT_REFRESH_MS = 90 * 60_000;
+
+interface CreditRows {
+  owner: number[];
+  day: number[];
+  model: number[];
+  credits: number[];
+}
+
+/** The share of today's credits visible at the last 90-minute refresh. */
+function todayShare(state: SimState): number {
+  const now = state.clock.now();
+  const lastRefresh = Math.floor(now / CREDIT_REFRESH_MS) * CREDIT_REFRESH_MS;
+  return Math.max(0, lastRefresh - dayToMs(state.today())) / 86_400_000;
+}
+
+/**
+ * Rows in the API's order (identity, then date, then model). Dimensions not requested are summed away;
+ * works identity by identity over a per-day position index, so no sort and no hash map is needed.
+ */
+function collect(state: SimState, start: number, end: number, byDate: boolean, byModel: boolean): CreditRows {
+  const today = state.today();
+  const share = todayShare(state);
+  const n = state.org.identities.length;
+  const days = [];
+  for (let d = start; d <= end; d++) {
+    const data = state.days.get(d);
+    const position = new Int32Array(n).fill(-1);
+    data.ids.forEach((owner, k) => (position[owner] = k));
+    days.push({ data, position, scale: d === today ? share : 1 });
+  }
+  const rows: CreditRows = { owner: [], day: [], model: [], credits: [] };
+  const perModel = new Float64Array(MODELS.length);
+  const flush = (owner: number, day: number) => {
+    const emit = (model: number, credits: number) => {
+      if (credits <= 0) return;
+      rows.owner.push(owner);
+      rows.day.push(day);
+      rows.model.push(model);
+      rows.credits.push(credits);
+    };
+    if (byModel) perModel.forEach((credits, model) => emit(model, credits));
+    else emit(-1, perModel.reduce((a, b) => a + b, 0));
+    perModel.fill(0);
+  };
+  for (let owner = 0; owner < n; owner++) {
+    for (const { data, position, scale } of days) {
+      const k = position[owner]!;
+      if (k >= 0) {
+        for (let slot = 0; slot < 2; slot++) {
+          const model = data.creditModels[k * 2 + slot]!;
+          if (model >= 0) perModel[model]! += scale === 1 ? data.credits[k * 2 + slot]! : Math.floor(data.credits[k * 2 + slot]! * scale);
+        }
+      }
+      if (byDate) flush(owner, data.day);
+    }
+    if (!byDate) flush(owner, -1);
+  }
+  return rows;
+}
+
+/** GET /analytics/v0/credit-usage-by-user */
+export function creditUsage(ctx: EndpointContext) {
+  const q = readQuery(ctx.query, ['start_date', 'end_date', 'by_date', 'by_model', 'cursor', 'page_size']);
+  const byDate = booleanOf(q.by_date, 'by_date');
+  const byModel = booleanOf(q.by_model, 'by_model');
+  const state = ctx.state;
+  const range = resolveRange(q.start_date, q.end_date, { today: state.today(), allowToday: true, lookback: false });
+  const pageSize = pageSizeOf(q.page_size, 'credit-usage');
+  const fp = fingerprint(['credit-usage', range.start, range.end, byDate, byModel]);
+  const offset = decodeCursor(q.cursor, fp);
+  // Today's figures move with each refresh, so a cached result lives only until the next one.
+  const epoch = range.end >= state.today() ? Math.floor(state.clock.now() / CREDIT_REFRESH_MS) : 0;
+  const rows = state.results.get(`${fp}@${epoch}`, () => collect(state, range.start, range.end, byDate, byModel));
+  const { from, to, pagination } = pageOf(fp, offset, pageSize, rows.owner.length);
+  const records = [];
+  for (let r = from; r < to; r++) {
+    records.push({
+      ...identityField(state.org, rows.owner[r]!),
+      credits_consumed: rows.credits[r]!,
+      ...(byDate ? { date: formatDay(rows.day[r]!) } : {}),
+      ...(byModel ? { model_name: MODELS[rows.model[r]!]!.name } : {}),
+    });
+  }
+  return {
+    records,
+    pagination,
+    metadata: {
+      effective_start_date: formatDay(range.start),
+      effective_end_date: formatDay(range.end),
+      generated_at: state.generatedAt(),
+      returned_record_count: records.length,
+    },
+  };
+}

@@ -1,0 +1,45 @@
+export const FAULT_KINDS = ['500', '503', 'hang', 'reset', 'malformed', '429'] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface FaultSpec {
+  /** An exact request path such as /analytics/v0/dau, or '*' for every API path. */
+  path: string;
+  kind: FaultKind;
+  /** How many of the next matching requests fail this way. */
+  count?: number;
+  /** For kind '429': send this Retry-After (seconds). */
+  retryAfterSeconds?: number;
+}
+
+interface Armed {
+  spec: FaultSpec;
+  remaining: number;
+}
+
+/** Queued faults: the next N requests to a path answer with the fault instead of normally. */
+export class Faults {
+  private armed: Armed[] = [];
+
+  inject(spec: FaultSpec): void {
+    const count = spec.count ?? 1;
+    if (!FAULT_KINDS.includes(spec.kind)) throw new Error(`Unknown fault kind '${spec.kind}'; use one of ${FAULT_KINDS.join(', ')}.`);
+    if (!Number.isInteger(count) || count < 1) throw new Error('count must be a positive integer.');
+    this.armed.push({ spec, remaining: count });
+  }
+
+  take(path: string): FaultSpec | undefined {
+    const hit = this.armed.find((a) => a.spec.path === path || a.spec.path === '*');
+    if (!hit) return undefined;
+    hit.remaining -= 1;
+    if (hit.remaining === 0) this.armed = this.armed.filter((a) => a !== hit);
+    return hit.spec;
+  }
+
+  clear(): void {
+    this.armed = [];
+  }
+
+  pending(): number {
+    return this.armed.reduce((n, a) => n + a.remaining, 0);
+  }
+}

@@ -1,0 +1,130 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { stringifyWithBigInts } from '../util/json.js';
+import { ApiError, ChangelogError } from './errors.js';
+import type { Faults, FaultSpec } from './faults.js';
+import { parseJsonBody, readBodyText } from './params.js';
+import type { RateLimiter } from './rate-limit.js';
+import type { RequestLog, RequestLogEntry } from './request-log.js';
+import { CHANGELOG_PATH, ROUTES } from './routes.js';
+import type { SimState } from './state.js';
+
+export interface Runtime {
+  state: SimState;
+  limiter: RateLimiter;
+  faults: Faults;
+  log: RequestLog;
+  tokens: Map<string, 'read' | 'write'>;
+  retryAfter: boolean;
+  /** Responses held open by 'hang' faults, released when the simulator closes. */
+  hanging: Set<ServerResponse>;
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = stringifyWithBigInts(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function errorBody(status: number, code: string, message: string) {
+  return { status, body: { error: { code, message } } };
+}
+
+export function authOf(rt: Runtime, req: IncomingMessage): RequestLogEntry['auth'] {
+  const header = req.headers.authorization;
+  if (!header) return 'none';
+  const match = /^Bearer\s+(.+)$/i.exec(header);
+  return (match && rt.tokens.get(match[1]!.trim())) ?? 'invalid';
+}
+
+function retryAfterHeader(rt: Runtime, ms: number, explicit?: number): Record<string, string> {
+  if (explicit !== undefined) return { 'retry-after': String(explicit) };
+  return rt.retryAfter ? { 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) } : {};
+}
+
+function applyFault(rt: Runtime, fault: FaultSpec, path: string, req: IncomingMessage, res: ServerResponse): number {
+  const changelog = path === CHANGELOG_PATH;
+  switch (fault.kind) {
+    case '500':
+    case '503': {
+      const status = Number(fault.kind);
+      const body = changelog
+        ? new ChangelogError(status, 'CHANGELOG_UNAVAILABLE', 'Changelog content is temporarily unavailable.', 'Retry in a few minutes.').body()
+        : errorBody(status, status === 500 ? 'Internal' : 'Unavailable', 'Injected server error.').body;
+      sendJson(res, status, body);
+      return status;
+    }
+    case '429':
+      sendJson(res, 429, errorBody(429, 'ResourceExhausted', 'Rate limit exceeded.').body, retryAfterHeader(rt, 10_000, fault.retryAfterSeconds));
+      return 429;
+    case 'malformed':
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end('{"users": [{"user_email": "trunc');
+      return 200;
+    case 'reset':
+      req.socket.resetAndDestroy();
+      return 0;
+    case 'hang':
+      rt.hanging.add(res);
+      res.on('close', () => rt.hanging.delete(res));
+      return 0;
+  }
+}
+
+/** Serves one API request: route, fault, auth, rate limit, validation, answer; and logs it. */
+export async function handleApi(rt: Runtime, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const path = url.pathname;
+  const entry: RequestLogEntry = {
+    at: rt.state.generatedAt(),
+    method: req.method ?? 'GET',
+    path,
+    query: Object.fromEntries(url.searchParams),
+    body: undefined,
+    status: 0,
+    auth: authOf(rt, req),
+  };
+  try {
+    const raw = await readBodyText(req);
+    try {
+      entry.body = raw.trim() === '' ? undefined : JSON.parse(raw);
+    } catch {
+      entry.body = raw;
+    }
+    const fault = rt.faults.take(path);
+    if (fault) {
+      entry.fault = fault.kind;
+      entry.status = applyFault(rt, fault, path, req, res);
+      return;
+    }
+    const route = ROUTES[path];
+    if (!route) throw new ApiError(404, 'NotFound', `No endpoint at ${path}.`);
+    if (req.method !== route.method) throw new ApiError(405, 'MethodNotAllowed', `${path} accepts ${route.method} only.`, { allow: route.method });
+    if (route.scope !== null) {
+      if (entry.auth === 'none' || entry.auth === 'invalid') {
+        throw new ApiError(401, 'Unauthenticated', 'Missing or invalid authentication token; send Authorization: Bearer <API_TOKEN>.', { 'www-authenticate': 'Bearer' });
+      }
+      if (route.scope === 'write' && entry.auth !== 'write') {
+        throw new ApiError(403, 'PermissionDenied', 'This token lacks the write scope needed to change budget overrides.');
+      }
+      const decision = rt.limiter.take(req.headers.authorization!, route.group);
+      if (!decision.ok) {
+        throw new ApiError(429, 'ResourceExhausted', 'Rate limit exceeded; requests are blocked for about 10 seconds.', retryAfterHeader(rt, decision.retryAfterMs));
+      }
+    }
+    const result = route.handle({ state: rt.state, query: url.searchParams, body: route.method === 'POST' ? parseJsonBody(raw) : undefined });
+    entry.status = 200;
+    sendJson(res, 200, result);
+  } catch (error) {
+    if (error instanceof ChangelogError) {
+      entry.status = error.status;
+      sendJson(res, error.status, error.body());
+    } else if (error instanceof ApiError) {
+      entry.status = error.status;
+      sendJson(res, error.status, errorBody(error.status, error.code, error.message).body, error.headers);
+    } else {
+      entry.status = 500;
+      sendJson(res, 500, errorBody(500, 'Internal', 'Internal server error.').body);
+    }
+  } finally {
+    rt.log.add(entry);
+  }
+}

@@ -1,0 +1,92 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { parseIsoDay } from '../util/utc-date.js';
+import type { BillingPlan } from '../spec/enums.js';
+import { SimClock } from './clock.js';
+import { CONTROL_PREFIX, applySettings, handleControl, type SettingsUpdate } from './control.js';
+import { Faults, type FaultSpec } from './faults.js';
+import { handleApi, type Runtime } from './http-handler.js';
+import { simulatorOptionsSchema, type SimulatorOptions } from './options.js';
+import { seedFrom } from './random.js';
+import { RateLimiter } from './rate-limit.js';
+import { RequestLog, type RequestLogEntry } from './request-log.js';
+import { SimState } from './state.js';
+
+export type { SimulatorOptions } from './options.js';
+export type { FaultSpec } from './faults.js';
+export type { RequestLogEntry } from './request-log.js';
+
+export interface Simulator {
+  /** Base URL of the analytics API, which also serves the changelog at /api/changelog. */
+  url: string;
+  token: string;
+  readToken: string | undefined;
+  state: SimState;
+  clock: SimClock;
+  injectFault(spec: FaultSpec): void;
+  clearFaults(): void;
+  requests(): RequestLogEntry[];
+  clearRequests(): void;
+  /** Same switches as POST /__sim/settings: now, frozen, advance_ms, plan, rate_limit, time_scale, retry_after, changelog_unavailable. */
+  configure(update: SettingsUpdate): void;
+  setPlan(plan: BillingPlan): void;
+  close(): Promise<void>;
+}
+
+/** Starts the upstream simulator on a loopback port (0 picks a free one). */
+export async function startSimulator(input: SimulatorOptions = {}): Promise<Simulator> {
+  const options = simulatorOptionsSchema.parse(input);
+  const clock = new SimClock(options.now !== undefined ? { now: options.now, frozen: true } : undefined);
+  const state = new SimState(clock, {
+    users: options.users,
+    seed: seedFrom(options.seed),
+    plan: options.plan,
+    anchorDay: options.anchorDate ? parseIsoDay(options.anchorDate) : undefined,
+  });
+  const tokens = new Map<string, 'read' | 'write'>([[options.token, 'write']]);
+  if (options.readToken) tokens.set(options.readToken, 'read');
+  const rt: Runtime = {
+    state,
+    limiter: new RateLimiter({ enabled: options.rateLimit, timeScale: options.timeScale }),
+    faults: new Faults(),
+    log: new RequestLog(),
+    tokens,
+    retryAfter: options.retryAfter,
+    hanging: new Set(),
+  };
+
+  const server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://simulator.local');
+    const work = url.pathname.startsWith(CONTROL_PREFIX) ? handleControl(rt, req, res, url) : handleApi(rt, req, res, url);
+    work.catch(() => {
+      if (!res.headersSent) res.writeHead(500).end();
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}`,
+    token: options.token,
+    readToken: options.readToken,
+    state,
+    clock,
+    injectFault: (spec) => rt.faults.inject(spec),
+    clearFaults: () => rt.faults.clear(),
+    requests: () => rt.log.list(),
+    clearRequests: () => rt.log.clear(),
+    configure: (update) => applySettings(rt, update),
+    setPlan: (plan) => applySettings(rt, { plan }),
+    close: async () => {
+      for (const res of rt.hanging) res.destroy();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

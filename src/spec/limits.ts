@@ -1,0 +1,26 @@
+/** Numeric limits from the upstream spec's Limits section. */
+export const MAX_RANGE_DAYS = 90;
+export const LOOKBACK_YEARS = 2;
+export const DEFAULT_RANGE_DAYS = 7;
+export const MAX_OVERRIDES_PER_SET = 5000;
+export const CHANGELOG_PAGE_SIZE = 10;
+
+export type PagedEndpoint = 'dau' | 'user-activity' | 'editor-language' | 'credit-usage' | 'cost-analytics';
+export const PAGE_SIZE: Record<PagedEndpoint, { default: number; max: number }> = {
+  dau: { default: 100, max: 250 },
+  'user-activity': { default: 50, max: 100 },
+  'editor-language': { default: 50, max: 100 },
+  'credit-usage': { default: 100, max: 500 },
+  'cost-analytics': { default: 100, max: 1000 },
+};
+
+export type RateGroup = 'general' | 'credit-usage' | 'cost-analytics';
+export const RATE_LIMITS: Record<RateGroup, { perMinute: number; burst: number }> = {
+  general: { perMinute: 60, burst: 20 },
+  'credit-usage': { perMinute: 30, burst: 10 },
+  'cost-analytics': { perMinute: 30, burst: 10 },
+};
+export const RATE_LIMIT_BLOCK_MS = 10_000;
+
+/** A positive integer without leading zeros, at most 18 digits; or empty to clear. */
+export const BUDGET_LIMIT_PATTERN = /^(?:[1-9]\d{0,17})?$/;
