@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stringifyWithBigInts } from '../util/json.js';
 import { ApiError, ChangelogError } from './errors.js';
 import type { Faults, FaultSpec } from './faults.js';
-import { parseJsonBody, readBodyText } from './params.js';
+import { parseJsonBody, readBodyText, readQuery } from './params.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RequestLog, RequestLogEntry } from './request-log.js';
 import { CHANGELOG_PATH, ROUTES } from './routes.js';
@@ -110,6 +110,8 @@ export async function handleApi(rt: Runtime, req: IncomingMessage, res: ServerRe
         throw new ApiError(429, 'ResourceExhausted', 'Rate limit exceeded; requests are blocked for about 10 seconds.', retryAfterHeader(rt, decision.retryAfterMs));
       }
     }
+    // The POST endpoints take everything in the body, so any query parameter is unknown.
+    if (route.method === 'POST') readQuery(url.searchParams, []);
     const result = route.handle({ state: rt.state, query: url.searchParams, body: route.method === 'POST' ? parseJsonBody(raw) : undefined });
     entry.status = 200;
     sendJson(res, 200, result);

@@ -8,7 +8,7 @@ const list = (names: readonly string[]) => names.map((n) => `'${n}'`).join(', ')
 export function readQuery(params: URLSearchParams, allowed: readonly string[]): Record<string, string | undefined> {
   const unknown = [...new Set([...params.keys()].filter((k) => !allowed.includes(k)))];
   if (unknown.length > 0) {
-    throw invalidArgument(`Unknown query parameter${unknown.length > 1 ? 's' : ''} ${list(unknown)}; accepted: ${list(allowed)}.`);
+    throw invalidArgument(`Unknown query parameter${unknown.length > 1 ? 's' : ''} ${list(unknown)}; accepted: ${allowed.length ? list(allowed) : 'none'}.`);
   }
   const out: Record<string, string | undefined> = {};
   for (const name of allowed) {
@@ -23,7 +23,8 @@ export function readQuery(params: URLSearchParams, allowed: readonly string[]): 
 export function pageSizeOf(raw: unknown, endpoint: PagedEndpoint): number {
   const { default: fallback, max } = PAGE_SIZE[endpoint];
   if (raw === undefined) return fallback;
-  const value = typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
+  // Query strings carry digits; a JSON body must carry a number.
+  const value = endpoint !== 'cost-analytics' && typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
   if (typeof value !== 'number' || !Number.isInteger(value)) throw invalidArgument(`page_size must be an integer of at least 1, got ${JSON.stringify(raw)}.`);
   if (value < 1) throw invalidArgument(`page_size must be at least 1, got ${value}.`);
   return Math.min(value, max);
