@@ -20,10 +20,8 @@ export interface DayData {
 
 const WEEKEND_FACTOR = 0.22;
 
-function activeProbability(org: Organization, identity: Identity, day: number): number {
+function activeProbability(org: Organization, identity: Identity, day: number, weekend: boolean): number {
   if (!isMember(identity, day)) return 0;
-  const wd = weekday(day);
-  const weekend = wd === 0 || wd === 6;
   let p = identity.activity;
   if (identity.kind === 'user' && weekend) p *= WEEKEND_FACTOR;
   if (day - identity.joinDay < 14) p *= 0.5;
@@ -34,64 +32,54 @@ function activeProbability(org: Organization, identity: Identity, day: number): 
 
 function fillMetrics(org: Organization, identity: Identity, index: number, day: number, out: Int32Array, o: number): void {
   const cell = cellOf(org.seed, index, day);
-  const r = (stream: number) => drawAt(cell, stream);
   const s = identity.intensity;
   const f = Math.floor;
   const user = identity.kind === 'user';
-  let completions = 0;
-  let accepted = 0;
-  let suggested = 0;
-  let completionLines = 0;
-  if (user && identity.editor !== 'CLI') {
-    completions = f(s * 70 * r(1));
-    accepted = f(completions * (0.18 + 0.22 * r(2)));
-    suggested = f(completions * (1.4 + 2.2 * r(3)));
-    completionLines = Math.min(suggested, f(accepted * (1.3 + 1.6 * r(4))));
-  }
-  const chat = user ? f(s * 9 * r(5) * r(6)) : 0;
-  const agentWork = s * 30 * r(7);
-  const ide = user && identity.editor !== 'CLI' ? f(agentWork * (1 - identity.cliShare)) : 0;
+  const ideUser = user && identity.editor !== 'CLI';
+  const completions = ideUser ? f(s * 70 * drawAt(cell, 1)) : 0;
+  const accepted = f(completions * (0.18 + 0.22 * drawAt(cell, 2)));
+  const suggested = f(completions * (1.4 + 2.2 * drawAt(cell, 3)));
+  const completionLines = Math.min(suggested, f(accepted * (1.3 + 1.6 * drawAt(cell, 4))));
+  const chat = user ? f(s * 9 * drawAt(cell, 5) * drawAt(cell, 6)) : 0;
+  const agentWork = s * 30 * drawAt(cell, 7);
+  const ide = ideUser ? f(agentWork * (1 - identity.cliShare)) : 0;
   const cliInteractive = user ? f(agentWork * identity.cliShare) : 0;
-  const cliBatch = user ? (r(8) < 0.03 ? 1 + f(4 * r(9)) : 0) : f(s * 45 * (0.3 + r(9)));
-  const remote = identity.usesRemoteAgent && day < org.remoteAgentSunsetDay ? f(s * 6 * r(10)) : 0;
-  const ideLines = f(ide * (3 + 12 * r(11)));
-  const cliLines = f(cliInteractive * (2 + 10 * r(12)));
-  const batchLines = f(cliBatch * (1 + 7 * r(13)));
-  const remoteLines = f(remote * (5 + 15 * r(14)));
+  const cliBatch = user ? (drawAt(cell, 8) < 0.03 ? 1 + f(4 * drawAt(cell, 9)) : 0) : f(s * 45 * (0.3 + drawAt(cell, 9)));
+  const remote = identity.usesRemoteAgent && day < org.remoteAgentSunsetDay ? f(s * 6 * drawAt(cell, 10)) : 0;
   const agentMessages = ide + cliInteractive + cliBatch + remote;
 
-  const row = out.subarray(o, o + METRIC_COUNT);
-  row[M.completions_count] = completions;
-  row[M.completions_accepted] = accepted;
-  row[M.completions_suggested_lines_of_code] = suggested;
-  row[M.completions_lines_of_code] = completionLines;
-  row[M.chat_messages] = chat || (completions === 0 && agentMessages === 0 ? 1 : 0);
-  row[M.ide_agent_messages] = ide;
-  row[M.ide_agent_lines_of_code] = ideLines;
-  row[M.cli_agent_interactive_messages] = cliInteractive;
-  row[M.cli_agent_interactive_lines_of_code] = cliLines;
-  row[M.cli_agent_non_interactive_messages] = cliBatch;
-  row[M.cli_agent_non_interactive_lines_of_code] = batchLines;
-  row[M.remote_agent_messages] = remote;
-  row[M.remote_agent_lines_of_code] = remoteLines;
-  row[M.total_tool_calls] = f(agentMessages * (1.5 + 3 * r(15)));
-  recomputeTotals(row);
+  out[o + M.completions_count] = completions;
+  out[o + M.completions_accepted] = accepted;
+  out[o + M.completions_suggested_lines_of_code] = suggested;
+  out[o + M.completions_lines_of_code] = completionLines;
+  // An active day always shows some activity.
+  out[o + M.chat_messages] = chat || (completions === 0 && agentMessages === 0 ? 1 : 0);
+  out[o + M.ide_agent_messages] = ide;
+  out[o + M.ide_agent_lines_of_code] = f(ide * (3 + 12 * drawAt(cell, 11)));
+  out[o + M.cli_agent_interactive_messages] = cliInteractive;
+  out[o + M.cli_agent_interactive_lines_of_code] = f(cliInteractive * (2 + 10 * drawAt(cell, 12)));
+  out[o + M.cli_agent_non_interactive_messages] = cliBatch;
+  out[o + M.cli_agent_non_interactive_lines_of_code] = f(cliBatch * (1 + 7 * drawAt(cell, 13)));
+  out[o + M.remote_agent_messages] = remote;
+  out[o + M.remote_agent_lines_of_code] = f(remote * (5 + 15 * drawAt(cell, 14)));
+  out[o + M.total_tool_calls] = f(agentMessages * (1.5 + 3 * drawAt(cell, 15)));
+  recomputeTotals(out, o);
 }
 
 /** The two totals that are plain sums of other fields. */
-export function recomputeTotals(row: Int32Array): void {
-  row[M.total_messages] =
-    row[M.chat_messages]! +
-    row[M.ide_agent_messages]! +
-    row[M.cli_agent_interactive_messages]! +
-    row[M.cli_agent_non_interactive_messages]! +
-    row[M.remote_agent_messages]!;
-  row[M.total_modified_lines_of_code] =
-    row[M.completions_lines_of_code]! +
-    row[M.ide_agent_lines_of_code]! +
-    row[M.cli_agent_interactive_lines_of_code]! +
-    row[M.cli_agent_non_interactive_lines_of_code]! +
-    row[M.remote_agent_lines_of_code]!;
+export function recomputeTotals(row: Int32Array, o = 0): void {
+  row[o + M.total_messages] =
+    row[o + M.chat_messages]! +
+    row[o + M.ide_agent_messages]! +
+    row[o + M.cli_agent_interactive_messages]! +
+    row[o + M.cli_agent_non_interactive_messages]! +
+    row[o + M.remote_agent_messages]!;
+  row[o + M.total_modified_lines_of_code] =
+    row[o + M.completions_lines_of_code]! +
+    row[o + M.ide_agent_lines_of_code]! +
+    row[o + M.cli_agent_interactive_lines_of_code]! +
+    row[o + M.cli_agent_non_interactive_lines_of_code]! +
+    row[o + M.remote_agent_lines_of_code]!;
 }
 
 function fillCredits(org: Organization, identity: Identity, index: number, day: number, metrics: Int32Array, o: number, models: Int8Array, credits: Int32Array, c: number): void {
@@ -111,10 +99,12 @@ function fillCredits(org: Organization, identity: Identity, index: number, day: 
 
 export function computeDay(org: Organization, day: number): DayData {
   const n = org.identities.length;
+  const wd = weekday(day);
+  const weekend = wd === 0 || wd === 6;
   const active: number[] = [];
   for (let i = 0; i < n; i++) {
     const identity = org.identities[i]!;
-    if (drawAt(cellOf(org.seed, i, day), 0) < activeProbability(org, identity, day)) active.push(i);
+    if (drawAt(cellOf(org.seed, i, day), 0) < activeProbability(org, identity, day, weekend)) active.push(i);
   }
   const ids = Int32Array.from(active);
   const metrics = new Int32Array(ids.length * METRIC_COUNT);

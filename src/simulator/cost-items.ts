@@ -1,4 +1,5 @@
 import { dayOfMonth, weekday } from '../util/utc-date.js';
+import { METRIC_COUNT } from '../spec/metrics.js';
 import { M, type DayData } from './activity.js';
 import { COMPUTE_PRICE_MICROS, EXPERTS, GIANT_TOKEN_ACCOUNT, MODELS, PRODUCTS, type Product } from './catalog.js';
 import type { Organization } from './organization.js';
@@ -28,7 +29,8 @@ export interface CostItem {
 }
 
 export const COMPUTE_RESOURCE_INDEX = MODELS.length;
-const productIndex = (p: Product) => PRODUCTS.indexOf(p);
+const PRODUCT_INDEX = new Map(PRODUCTS.map((p, i) => [p, i]));
+const productIndex = (p: Product) => PRODUCT_INDEX.get(p)!;
 /** The products a day's credits are apportioned to, in the order of the weights computed below. */
 const WEIGHTED_PRODUCTS: readonly Product[] = ['Chat', 'IDE Agent', 'CLI Agent', 'Remote Agent'];
 const GIANT_CACHE_READ = 9_214_775_806_402_117n;
@@ -112,12 +114,12 @@ export function costItemsOfDay(org: Organization, data: DayData, emit: (item: Co
     const owner = data.ids[k]!;
     const identity = org.identities[owner]!;
     const cell = cellOf(org.seed, owner, day);
-    const o = k * 16;
-    const m = (f: number) => data.metrics[o + f]!;
-    const remote = m(M.remote_agent_messages);
-    weights[0] = m(M.chat_messages);
-    weights[1] = m(M.ide_agent_messages);
-    weights[2] = m(M.cli_agent_interactive_messages) + m(M.cli_agent_non_interactive_messages);
+    const o = k * METRIC_COUNT;
+    const metrics = data.metrics;
+    const remote = metrics[o + M.remote_agent_messages]!;
+    weights[0] = metrics[o + M.chat_messages]!;
+    weights[1] = metrics[o + M.ide_agent_messages]!;
+    weights[2] = metrics[o + M.cli_agent_interactive_messages]! + metrics[o + M.cli_agent_non_interactive_messages]!;
     weights[3] = remote;
     for (let slot = 0; slot < 2; slot++) {
       const model = data.creditModels[k * 2 + slot]!;
@@ -134,7 +136,7 @@ export function costItemsOfDay(org: Organization, data: DayData, emit: (item: Co
         emit(modelItem(cell, owner, slot * 4 + p, product, model, c, byok, expert));
       }
     }
-    const sandboxRuns = m(M.cli_agent_non_interactive_messages) + remote;
+    const sandboxRuns = metrics[o + M.cli_agent_non_interactive_messages]! + remote;
     if (sandboxRuns > 0) {
       emit(computeItem(owner, remote > 0 ? 'Remote Agent' : 'CLI Agent', Math.round(sandboxRuns * (5 + 25 * drawAt(cell, 60)))));
     }

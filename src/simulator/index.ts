@@ -68,6 +68,7 @@ export async function startSimulator(input: SimulatorOptions = {}): Promise<Simu
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
   });
+  const stopWarming = options.warm ? state.warm(90) : () => {};
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
@@ -84,6 +85,7 @@ export async function startSimulator(input: SimulatorOptions = {}): Promise<Simu
     configure: (update) => applySettings(rt, update),
     setPlan: (plan) => applySettings(rt, { plan }),
     close: async () => {
+      stopWarming();
       for (const res of rt.hanging) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -17,6 +17,8 @@ export const simulatorOptionsSchema = z
     timeScale: z.number().positive().default(1),
     /** Freezes the clock at this instant (ISO 8601 or epoch ms); otherwise it follows real time. */
     now: z.union([z.string(), z.number()]).optional(),
+    /** Precompute the last 90 days in the background after start-up. */
+    warm: z.boolean().default(true),
     /** The "today" the organization's history is generated around; defaults to the clock's today. */
     anchorDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
   })

@@ -27,6 +27,23 @@ export class SimState {
     this.changelog = generateChangelog(options.seed, anchorDay);
   }
 
+  /**
+   * Computes the most recent days in the background, newest first, one per event-loop turn, so the
+   * first real request of a large organization finds them ready. Returns a function that stops it.
+   */
+  warm(days: number): () => void {
+    let next = this.today() - 1;
+    const last = next - days + 1;
+    let timer: NodeJS.Immediate | undefined;
+    const step = () => {
+      if (next < last) return;
+      this.days.get(next--);
+      timer = setImmediate(step);
+    };
+    timer = setImmediate(step);
+    return () => clearImmediate(timer);
+  }
+
   today(): number {
     return dayFromMs(this.clock.now());
   }

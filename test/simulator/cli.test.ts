@@ -24,7 +24,7 @@ describe('org-analytics-mcp simulator (standalone, built binary)', () => {
     const { url } = await startStandalone(['--token', 'T', '--read-token', 'R', '--users', '40', '--plan', 'usd', '--rate-limit', 'off', '--seed', 's1']);
     const get = (path: string, token: string) => fetch(new URL(path, url), { headers: { authorization: `Bearer ${token}` } });
     for (let i = 0; i < 25; i++) expect((await get('/analytics/v0/dau-count', 'T')).status).toBe(200);
-    const overrides = await (await fetch(new URL('/analytics/v0/get-user-budget-overrides', url), { method: 'POST', headers: { authorization: 'Bearer R' } })).json();
+    const overrides = (await (await fetch(new URL('/analytics/v0/get-user-budget-overrides', url), { method: 'POST', headers: { authorization: 'Bearer R' } })).json()) as { overrides: Array<{ resource: string }> };
     expect(overrides.overrides.every((o: { resource: string }) => o.resource === 'BUDGET_RESOURCE_USD_COST')).toBe(true);
     const write = await fetch(new URL('/analytics/v0/set-user-budget-overrides', url), {
       method: 'POST',

@@ -103,7 +103,7 @@ describe('the control endpoint', () => {
     await c.get('dau', { page_size: 3 });
     await c.post('cost-analytics', { group_by_keys: [] }, 'ro-token');
     await c.get('dau', {}, 'bad');
-    const log = (await (await control('GET', 'requests')).json()).requests;
+    const log = ((await (await control('GET', 'requests')).json()) as { requests: any[] }).requests;
     expect(log.map((r: any) => [r.method, r.path, r.status, r.auth])).toEqual([
       ['GET', DAU, 200, 'write'],
       ['POST', '/analytics/v0/cost-analytics', 200, 'read'],

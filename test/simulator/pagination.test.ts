@@ -25,7 +25,7 @@ const costQuery = { start_date: addDays(YESTERDAY, -29), end_date: YESTERDAY, gr
 describe('page_size defaults and maxima', () => {
   it.each(limits)('%s: default %i, maximum %i', async (path, key, def, max) => {
     expect(PAGE_SIZE[key]).toEqual({ default: def, max });
-    const query = path === 'credit-usage-by-user' ? { by_date: 'true', by_model: 'true' } : {};
+    const query: Record<string, string> = path === 'credit-usage-by-user' ? { by_date: 'true', by_model: 'true' } : {};
     const items = (res: any) => res.body[listKey[path]!].length;
     expect(items(await c.get(path, query))).toBe(def);
     expect(items(await c.get(path, { ...query, page_size: max }))).toBe(max);
@@ -97,7 +97,7 @@ describe('cursors', () => {
 
 describe('paging through everything', () => {
   it.each(limits)('%s returns every record exactly once, in a stable order', async (path, _key, _def, max) => {
-    const query = path === 'credit-usage-by-user' ? { by_date: 'true', page_size: max } : { page_size: max };
+    const query: Record<string, string | number> = path === 'credit-usage-by-user' ? { by_date: 'true', page_size: max } : { page_size: max };
     const pages = await allPages(c, path, query);
     const records = pages.flatMap((p) => p.body[listKey[path]!]);
     const keys = records.map((r: any) => JSON.stringify([r.user_email ?? r.service_account_name, r.date, r.editor, r.language]));

@@ -29,16 +29,53 @@ function parseFilters(raw: unknown): Filters {
   return filters;
 }
 
-/** Group-key radixes: each dimension's index is also its sort rank, so numeric key order is the output order. */
-function radixes(state: SimState) {
-  return { product: PRODUCTS.length, resource: MODELS.length + 1, owner: state.org.identities.length + BOTS.length + 1, byok: 2, expert: EXPERTS.length + 1 };
+type Radixes = ReturnType<typeof radixes>;
+
+/**
+ * Group-key radixes: each dimension's index is also its sort rank, so numeric key order is the output
+ * order. A dimension that is not grouped has radix 1, which keeps keys small (and fast to index).
+ */
+function radixes(state: SimState, groupBy: Set<GroupByKey>) {
+  const r = (key: GroupByKey, size: number) => (groupBy.has(key) ? size : 1);
+  const owner = state.org.identities.length + BOTS.length + 1;
+  const R = {
+    product: r('COST_ANALYTICS_GROUP_BY_PRODUCT', PRODUCTS.length),
+    resource: r('COST_ANALYTICS_GROUP_BY_RESOURCE', MODELS.length + 1),
+    owner: r('COST_ANALYTICS_GROUP_BY_USER', owner),
+    byok: r('COST_ANALYTICS_GROUP_BY_BYOK_STATUS', 2),
+    expert: r('COST_ANALYTICS_GROUP_BY_EXPERT', EXPERTS.length + 1),
+    deletedOwner: owner - 1,
+  };
+  return { ...R, perDay: R.product * R.resource * R.owner * R.byok * R.expert };
+}
+
+/** Maps group keys to row numbers: a flat array when the key space is small enough, a Map otherwise. */
+class RowIndex {
+  private readonly dense: Int32Array | undefined;
+  private readonly sparse = new Map<number, number>();
+  readonly keys: number[] = [];
+
+  constructor(keySpace: number) {
+    this.dense = keySpace <= 16_000_000 ? new Int32Array(keySpace).fill(-1) : undefined;
+  }
+
+  rowOf(key: number): number {
+    let row = this.dense ? this.dense[key]! : (this.sparse.get(key) ?? -1);
+    if (row < 0) {
+      row = this.keys.length;
+      this.keys.push(key);
+      if (this.dense) this.dense[key] = row;
+      else this.sparse.set(key, row);
+    }
+    return row;
+  }
 }
 
 /** Sums per group in one flat array (COLUMNS per group), in the order the groups were first seen. */
 interface Aggregate {
-  /** Group keys in ascending (output) order. */
+  /** Group keys in ascending (output) order, with their rows in `sums`. */
   keys: Float64Array;
-  rowOf: Map<number, number>;
+  rows: Int32Array;
   sums: Float64Array;
   giant: Map<number, bigint>;
 }
@@ -61,16 +98,15 @@ class GrowableSums {
 function aggregate(state: SimState, start: number, end: number, groupBy: Set<GroupByKey>, byDay: boolean, filters: Filters): Aggregate {
   const org = state.org;
   const today = state.today();
-  const R = radixes(state);
-  const deletedOwner = R.owner - 1;
-  const rowOf = new Map<number, number>();
+  const R = radixes(state, groupBy);
+  const index = new RowIndex((byDay ? end - start + 2 : 1) * R.perDay);
   const sums = new GrowableSums();
   const giant = new Map<number, bigint>();
   const identityFilter = filters.user_emails || filters.service_account_names;
   const filtered = Object.keys(filters).length > 0;
   const [byProduct, byResource, byUser, byByok, byExpert] = GROUP_BY_KEYS.map((k) => groupBy.has(k));
 
-  const ownerRank = (owner: number) => (owner < org.identities.length && org.identities[owner]!.leaveDay <= today ? deletedOwner : owner);
+  const ownerRank = (owner: number) => (owner < org.identities.length && org.identities[owner]!.leaveDay <= today ? R.deletedOwner : owner);
   const matches = (item: CostItem) => {
     if (identityFilter) {
       const identity = org.identities[item.owner];
@@ -93,8 +129,8 @@ function aggregate(state: SimState, start: number, end: number, groupBy: Set<Gro
       key = key * R.owner + (byUser ? ownerRank(item.owner) : 0);
       key = key * R.byok + (byByok && item.byok ? 1 : 0);
       key = key * R.expert + (byExpert ? item.expert + 1 : 0);
-      let row = rowOf.get(key);
-      if (row === undefined) rowOf.set(key, (row = sums.add()));
+      const row = index.rowOf(key);
+      if (row === sums.rows) sums.add();
       const s = sums.data;
       const o = row * COLUMNS;
       s[o]! += item.billedMicros;
@@ -109,15 +145,15 @@ function aggregate(state: SimState, start: number, end: number, groupBy: Set<Gro
       if (item.extraCacheRead > 0n) giant.set(key, (giant.get(key) ?? 0n) + item.extraCacheRead);
     });
   }
-  return { keys: Float64Array.from(rowOf.keys()).sort(), rowOf, sums: sums.data, giant };
+  const order = Array.from(index.keys.keys()).sort((a, b) => index.keys[a]! - index.keys[b]!);
+  return { keys: Float64Array.from(order, (row) => index.keys[row]!), rows: Int32Array.from(order), sums: sums.data, giant };
 }
 
 function resourceName(resource: number): string {
   return resource === COMPUTE_RESOURCE_INDEX ? COMPUTE_RESOURCE : MODELS[resource]!.name;
 }
 
-function groupValues(state: SimState, key: number, groupBy: Set<GroupByKey>) {
-  const R = radixes(state);
+function groupValues(state: SimState, R: Radixes, key: number, groupBy: Set<GroupByKey>) {
   const expert = key % R.expert;
   key = Math.floor(key / R.expert);
   const byok = key % R.byok;
@@ -167,11 +203,11 @@ export function costAnalytics(ctx: EndpointContext) {
   const offset = decodeCursor(body.cursor as string | undefined, fp);
   const agg = state.results.get(`${fp}@${state.today()}`, () => aggregate(state, range.start, range.end, groupBy, byDay, filters));
   const { from, to, pagination } = pageOf(fp, offset, pageSize, agg.keys.length);
-  const R = radixes(state);
-  const data_points = Array.from(agg.keys.subarray(from, to), (key) => {
-    const o = agg.rowOf.get(key)! * COLUMNS;
+  const R = radixes(state, groupBy);
+  const data_points = Array.from(agg.keys.subarray(from, to), (key, i) => {
+    const o = agg.rows[from + i]! * COLUMNS;
     const s = agg.sums.subarray(o, o + COLUMNS);
-    const dayOffset = Math.floor(key / (R.product * R.resource * R.owner * R.byok * R.expert));
+    const dayOffset = Math.floor(key / R.perDay);
     const [first, last] = byDay ? [range.start + dayOffset - 1, range.start + dayOffset - 1] : [range.start, range.end];
     return {
       start_date: formatDay(first),
@@ -187,7 +223,7 @@ export function costAnalytics(ctx: EndpointContext) {
         cache_write_tokens: s[7]!,
         credits_consumed: decimalString(s[8]!, 2),
       },
-      group_by_values: groupValues(state, key, groupBy),
+      group_by_values: groupValues(state, R, key, groupBy),
     };
   });
   return {

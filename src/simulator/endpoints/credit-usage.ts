@@ -48,18 +48,21 @@ function collect(state: SimState, start: number, end: number, byDate: boolean, b
       rows.model.push(model);
       rows.credits.push(credits);
     };
-    if (byModel) perModel.forEach((credits, model) => emit(model, credits));
-    else emit(-1, perModel.reduce((a, b) => a + b, 0));
-    perModel.fill(0);
+    let total = 0;
+    for (let model = 0; model < perModel.length; model++) {
+      if (byModel) emit(model, perModel[model]!);
+      total += perModel[model]!;
+      perModel[model] = 0;
+    }
+    if (!byModel) emit(-1, total);
   };
   for (let owner = 0; owner < n; owner++) {
     for (const { data, position, scale } of days) {
       const k = position[owner]!;
-      if (k >= 0) {
-        for (let slot = 0; slot < 2; slot++) {
-          const model = data.creditModels[k * 2 + slot]!;
-          if (model >= 0) perModel[model]! += scale === 1 ? data.credits[k * 2 + slot]! : Math.floor(data.credits[k * 2 + slot]! * scale);
-        }
+      if (k < 0) continue;
+      for (let slot = 0; slot < 2; slot++) {
+        const model = data.creditModels[k * 2 + slot]!;
+        if (model >= 0) perModel[model]! += scale === 1 ? data.credits[k * 2 + slot]! : Math.floor(data.credits[k * 2 + slot]! * scale);
       }
       if (byDate) flush(owner, data.day);
     }

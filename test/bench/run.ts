@@ -1,0 +1,8 @@
+import { benchSimulator } from './simulator.bench.js';
+import { benchStartup } from './startup.bench.js';
+
+// Figures, not pass/fail: each bench prints what it measured.
+const print = (line: string) => process.stdout.write(`${line}\n`);
+print(`node ${process.version}, ${new Date().toISOString()}`);
+await benchStartup(print);
+await benchSimulator(print);
