@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-import { createRequire } from 'node:module';
 import { SIMULATOR_HELP, runSimulatorCommand } from './simulator/main.js';
+import { VERSION } from './version.js';
 
 const HELP = `Usage: org-analytics-mcp <command> [options]
 
@@ -12,13 +12,11 @@ Options:
   --version     show the version
 `;
 
-// Both src/cli.ts and the bundled dist/cli.js sit one level below package.json.
-const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === '--version' || command === '-v') {
-    process.stdout.write(`${version}\n`);
+    process.stdout.write(`${VERSION}\n`);
     return 0;
   }
   if (command === 'simulator') {

@@ -16,6 +16,8 @@ export interface DayData {
   /** ids.length × 2 (model index or −1, credits). */
   creditModels: Int8Array;
   credits: Int32Array;
+  /** Set on a day whose data is not published yet: it reads as empty everywhere. */
+  unpublished?: true;
 }
 
 const WEEKEND_FACTOR = 0.22;

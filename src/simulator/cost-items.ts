@@ -107,6 +107,7 @@ function apportion(total: number, weights: Float64Array, parts: Float64Array): v
 
 /** The cost lines of every active identity's day, plus the bots' work. */
 export function costItemsOfDay(org: Organization, data: DayData, emit: (item: CostItem) => void): void {
+  if (data.unpublished) return;
   const { day } = data;
   const weights = new Float64Array(WEIGHTED_PRODUCTS.length);
   const parts = new Float64Array(WEIGHTED_PRODUCTS.length);

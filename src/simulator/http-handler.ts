@@ -29,11 +29,16 @@ function errorBody(status: number, code: string, message: string) {
   return { status, body: { error: { code, message } } };
 }
 
+/** The bearer token as sent (trimmed), or undefined when there is no usable Authorization header. */
+function bearerOf(req: IncomingMessage): string | undefined {
+  const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
+  return match ? match[1]!.trim() : undefined;
+}
+
 export function authOf(rt: Runtime, req: IncomingMessage): RequestLogEntry['auth'] {
-  const header = req.headers.authorization;
-  if (!header) return 'none';
-  const match = /^Bearer\s+(.+)$/i.exec(header);
-  return (match && rt.tokens.get(match[1]!.trim())) ?? 'invalid';
+  if (!req.headers.authorization) return 'none';
+  const token = bearerOf(req);
+  return (token !== undefined && rt.tokens.get(token)) || 'invalid';
 }
 
 function retryAfterHeader(rt: Runtime, ms: number, explicit?: number): Record<string, string> {
@@ -81,6 +86,7 @@ export async function handleApi(rt: Runtime, req: IncomingMessage, res: ServerRe
     body: undefined,
     status: 0,
     auth: authOf(rt, req),
+    userAgent: req.headers['user-agent'],
   };
   try {
     const raw = await readBodyText(req);
@@ -97,7 +103,10 @@ export async function handleApi(rt: Runtime, req: IncomingMessage, res: ServerRe
     }
     const route = ROUTES[path];
     if (!route) throw new ApiError(404, 'NotFound', `No endpoint at ${path}.`);
-    if (req.method !== route.method) throw new ApiError(405, 'MethodNotAllowed', `${path} accepts ${route.method} only.`, { allow: route.method });
+    if (req.method !== route.method) {
+      if (path === CHANGELOG_PATH) throw new ChangelogError(405, 'METHOD_NOT_ALLOWED', `${path} accepts GET only.`, 'Send a GET request.');
+      throw new ApiError(405, 'MethodNotAllowed', `${path} accepts ${route.method} only.`, { allow: route.method });
+    }
     if (route.scope !== null) {
       if (entry.auth === 'none' || entry.auth === 'invalid') {
         throw new ApiError(401, 'Unauthenticated', 'Missing or invalid authentication token; send Authorization: Bearer <API_TOKEN>.', { 'www-authenticate': 'Bearer' });
@@ -105,7 +114,8 @@ export async function handleApi(rt: Runtime, req: IncomingMessage, res: ServerRe
       if (route.scope === 'write' && entry.auth !== 'write') {
         throw new ApiError(403, 'PermissionDenied', 'This token lacks the write scope needed to change budget overrides.');
       }
-      const decision = rt.limiter.take(req.headers.authorization!, route.group);
+      // Buckets belong to the token itself, however the header spells the scheme or spaces.
+      const decision = rt.limiter.take(bearerOf(req)!, route.group);
       if (!decision.ok) {
         throw new ApiError(429, 'ResourceExhausted', 'Rate limit exceeded; requests are blocked for about 10 seconds.', retryAfterHeader(rt, decision.retryAfterMs));
       }
@@ -121,7 +131,9 @@ export async function handleApi(rt: Runtime, req: IncomingMessage, res: ServerRe
       sendJson(res, error.status, error.body());
     } else if (error instanceof ApiError) {
       entry.status = error.status;
-      sendJson(res, error.status, errorBody(error.status, error.code, error.message).body, error.headers);
+      // A body that was not read to the end leaves the connection unusable: close it after answering.
+      const close: Record<string, string> = req.readableEnded ? {} : { connection: 'close' };
+      sendJson(res, error.status, errorBody(error.status, error.code, error.message).body, { ...error.headers, ...close });
     } else {
       entry.status = 500;
       sendJson(res, 500, errorBody(500, 'Internal', 'Internal server error.').body);

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { PAGE_SIZE, type PagedEndpoint } from '../spec/limits.js';
-import { invalidArgument } from './errors.js';
+import { ApiError, invalidArgument } from './errors.js';
 
 const list = (names: readonly string[]) => names.map((n) => `'${n}'`).join(', ');
 
@@ -70,7 +70,7 @@ export async function readBodyText(req: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw invalidArgument(`Request body exceeds ${MAX_BODY_BYTES} bytes.`);
+    if (size > MAX_BODY_BYTES) throw new ApiError(413, 'InvalidArgument', `Request body exceeds ${MAX_BODY_BYTES} bytes.`);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

@@ -7,6 +7,7 @@ export interface RequestLogEntry {
   status: number;
   /** Which configured token was used: 'write', 'read', 'invalid' or 'none'. Never the token itself. */
   auth: 'write' | 'read' | 'invalid' | 'none';
+  userAgent?: string;
   fault?: string;
 }
 

@@ -1,11 +1,18 @@
 import type { BillingPlan } from '../spec/enums.js';
 import { dayFromMs } from '../util/utc-date.js';
-import { DayStore } from './activity.js';
+import { DayStore, type DayData } from './activity.js';
 import { generateChangelog, type ChangelogEntry } from './changelog-data.js';
 import type { SimClock } from './clock.js';
 import { generateOrganization, type Organization } from './organization.js';
 import { OverrideStore } from './overrides.js';
 import { ResultCache } from './pagination.js';
+
+/** The metrics of day D appear at 02:00 UTC on D+1. */
+export const PUBLISH_DELAY_MS = 2 * 3_600_000;
+
+function emptyDay(day: number): DayData {
+  return { day, ids: new Int32Array(0), metrics: new Int32Array(0), creditModels: new Int8Array(0), credits: new Int32Array(0), unpublished: true };
+}
 
 /** Everything the endpoints read and write. */
 export class SimState {
@@ -42,6 +49,20 @@ export class SimState {
     };
     timer = setImmediate(step);
     return () => clearImmediate(timer);
+  }
+
+  /** A day's data is published at about 02:00 UTC the next day; before that the day reads as empty. */
+  published(day: number): DayData {
+    return day <= this.latestPublishedDay() ? this.days.get(day) : emptyDay(day);
+  }
+
+  latestPublishedDay(): number {
+    return dayFromMs(this.clock.now() - PUBLISH_DELAY_MS) - 1;
+  }
+
+  /** A key for cached query results that changes when another day is published or the date moves. */
+  resultKey(fp: string): string {
+    return `${fp}@${this.today()}@${this.latestPublishedDay()}`;
   }
 
   today(): number {

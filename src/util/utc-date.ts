@@ -15,8 +15,10 @@ export function parseIsoDay(text: string): number | undefined {
   const m = ISO_DATE.exec(text);
   if (!m) return undefined;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const ms = Date.UTC(y, mo - 1, d);
-  const check = new Date(ms);
+  // setUTCFullYear, unlike Date.UTC, does not map years 0–99 to 1900–1999.
+  const check = new Date(0);
+  check.setUTCFullYear(y, mo - 1, d);
+  const ms = check.getTime();
   if (check.getUTCFullYear() !== y || check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d) return undefined;
   return ms / DAY_MS;
 }

@@ -52,13 +52,19 @@ describe('reading overrides', () => {
     expect(res.body.error.message).not.toMatch(emailAt(0));
   });
 
-  it('omits former members silently, and treats them as unknown when named', async () => {
+  it('omits former members silently, even when they are named', async () => {
     const formerIndex = c.sim.state.org.identities.findIndex((i) => i.leaveDay !== Infinity && i.leaveDay <= c.sim.state.today());
     expect(formerIndex).toBeGreaterThanOrEqual(0);
     c.sim.state.overrides.write(formerIndex, CREDITS, MONTHLY, '4242');
     const former = c.sim.state.org.identities[formerIndex]!.id;
     expect((await read()).some((o) => 'user_email' in o && o.user_email === former)).toBe(false);
-    expect((await c.post('get-user-budget-overrides', { user_emails: [former] })).status).toBe(400);
+    const named = await c.post('get-user-budget-overrides', { user_emails: [former] });
+    expect(named.status).toBe(200);
+    expect(named.body.overrides).toEqual([]);
+  });
+
+  it('treats empty identity lists like absent ones', async () => {
+    expect(await read({ user_emails: [], service_account_names: [] })).toEqual(await read());
   });
 });
 

@@ -17,12 +17,14 @@ export function getOverrides(ctx: EndpointContext) {
   const today = ctx.state.today();
 
   let owners: Set<number> | undefined;
-  if (emails !== undefined || accounts !== undefined) {
+  // Empty lists filter nothing, like absent ones.
+  if (emails?.length || accounts?.length) {
     owners = new Set();
     const unknown: string[] = [];
+    // A former member is known: the read omits their overrides silently, as the spec says, without a 400.
     const lookup = (kind: IdentityKind, id: string) => {
       const owner = findIdentity(org, kind, id);
-      if (owner === undefined || !overrides.isCurrentMember(owner, today)) unknown.push(id);
+      if (owner === undefined) unknown.push(id);
       else owners!.add(owner);
     };
     emails?.forEach((e) => lookup('user', e));

@@ -121,7 +121,7 @@ function aggregate(state: SimState, start: number, end: number, groupBy: Set<Gro
   };
 
   for (let d = start; d <= end; d++) {
-    costItemsOfDay(org, state.days.get(d), (item) => {
+    costItemsOfDay(org, state.published(d), (item) => {
       if (filtered && !matches(item)) return;
       let key = byDay ? d - start + 1 : 0;
       key = key * R.product + (byProduct ? item.product : 0);
@@ -201,7 +201,7 @@ export function costAnalytics(ctx: EndpointContext) {
   const byDay = granularity === 'COST_ANALYTICS_TIME_GRANULARITY_DAY';
   const fp = fingerprint(['cost', range, [...groupBy].sort(), byDay, Object.entries(filters).map(([k, v]) => [k, [...v].sort()])]);
   const offset = decodeCursor(body.cursor as string | undefined, fp);
-  const agg = state.results.get(`${fp}@${state.today()}`, () => aggregate(state, range.start, range.end, groupBy, byDay, filters));
+  const agg = state.results.get(state.resultKey(fp), () => aggregate(state, range.start, range.end, groupBy, byDay, filters));
   const { from, to, pagination } = pageOf(fp, offset, pageSize, agg.keys.length);
   const R = radixes(state, groupBy);
   const data_points = Array.from(agg.keys.subarray(from, to), (key, i) => {

@@ -1,7 +1,7 @@
 import { dayToMs, formatDay } from '../../util/utc-date.js';
 import { MODELS } from '../catalog.js';
 import { resolveRange } from '../dates.js';
-import { decodeCursor, fingerprint, pageOf } from '../pagination.js';
+import { decodeCursorState, fingerprint, pageOf } from '../pagination.js';
 import { booleanOf, pageSizeOf, readQuery } from '../params.js';
 import { identityField } from '../render.js';
 import type { EndpointContext, SimState } from '../state.js';
@@ -16,20 +16,18 @@ interface CreditRows {
   credits: number[];
 }
 
-/** The share of today's credits visible at the last 90-minute refresh. */
-function todayShare(state: SimState): number {
-  const now = state.clock.now();
-  const lastRefresh = Math.floor(now / CREDIT_REFRESH_MS) * CREDIT_REFRESH_MS;
-  return Math.max(0, lastRefresh - dayToMs(state.today())) / 86_400_000;
+/** The share of today's credits visible as of a refresh (numbered in 90-minute steps since the epoch). */
+function todayShare(state: SimState, refresh: number): number {
+  return Math.max(0, refresh * CREDIT_REFRESH_MS - dayToMs(state.today())) / 86_400_000;
 }
 
 /**
  * Rows in the API's order (identity, then date, then model). Dimensions not requested are summed away;
  * works identity by identity over a per-day position index, so no sort and no hash map is needed.
  */
-function collect(state: SimState, start: number, end: number, byDate: boolean, byModel: boolean): CreditRows {
+function collect(state: SimState, start: number, end: number, byDate: boolean, byModel: boolean, refresh: number): CreditRows {
   const today = state.today();
-  const share = todayShare(state);
+  const share = todayShare(state, refresh);
   const n = state.org.identities.length;
   const days = [];
   for (let d = start; d <= end; d++) {
@@ -80,11 +78,12 @@ export function creditUsage(ctx: EndpointContext) {
   const range = resolveRange(q.start_date, q.end_date, { today: state.today(), allowToday: true, lookback: false });
   const pageSize = pageSizeOf(q.page_size, 'credit-usage');
   const fp = fingerprint(['credit-usage', range.start, range.end, byDate, byModel]);
-  const offset = decodeCursor(q.cursor, fp);
-  // Today's figures move with each refresh, so a cached result lives only until the next one.
-  const epoch = range.end >= state.today() ? Math.floor(state.clock.now() / CREDIT_REFRESH_MS) : 0;
-  const rows = state.results.get(`${fp}@${epoch}`, () => collect(state, range.start, range.end, byDate, byModel));
-  const { from, to, pagination } = pageOf(fp, offset, pageSize, rows.owner.length);
+  // Today's figures move with each refresh. A cursor keeps serving the refresh its first page came
+  // from, so paging through a refresh never repeats or skips a record.
+  const cursor = decodeCursorState(q.cursor, fp);
+  const refresh = cursor.snapshot ?? Math.floor(state.clock.now() / CREDIT_REFRESH_MS);
+  const rows = state.results.get(`${fp}@${refresh}`, () => collect(state, range.start, range.end, byDate, byModel, refresh));
+  const { from, to, pagination } = pageOf(fp, cursor.offset, pageSize, rows.owner.length, refresh);
   const records = [];
   for (let r = from; r < to; r++) {
     records.push({

@@ -21,7 +21,7 @@ function rangeMetadata(ctx: EndpointContext, range: { start: number; end: number
 export function dauCount(ctx: EndpointContext) {
   const { range } = metricsRange(ctx, ['start_date', 'end_date']);
   const counts = [];
-  for (let d = range.start; d <= range.end; d++) counts.push({ date: formatDay(d), user_count: ctx.state.days.get(d).ids.length });
+  for (let d = range.start; d <= range.end; d++) counts.push({ date: formatDay(d), user_count: ctx.state.published(d).ids.length });
   return { daily_active_user_counts: counts, metadata: { ...rangeMetadata(ctx, range), total_days: spanDays(range.start, range.end) } };
 }
 
@@ -31,7 +31,7 @@ export function dau(ctx: EndpointContext) {
   const day = resolveDate(q.date, ctx.state.today());
   const pageSize = pageSizeOf(q.page_size, 'dau');
   const fp = fingerprint(['dau', day]);
-  const ids = ctx.state.days.get(day).ids;
+  const ids = ctx.state.published(day).ids;
   const { from, to, pagination } = pageOf(fp, decodeCursor(q.cursor, fp), pageSize, ids.length);
   const users = Array.from(ids.subarray(from, to), (i) => identityField(ctx.state.org, i));
   return { users, pagination, metadata: { effective_date: formatDay(day), generated_at: ctx.state.generatedAt(), returned_user_count: users.length } };
@@ -42,7 +42,7 @@ export function dailyUsage(ctx: EndpointContext) {
   const { range } = metricsRange(ctx, ['start_date', 'end_date']);
   const rows = [];
   for (let d = range.start; d <= range.end; d++) {
-    const data = ctx.state.days.get(d);
+    const data = ctx.state.published(d);
     if (data.ids.length === 0) continue;
     const sums = new Float64Array(METRIC_COUNT);
     for (let k = 0; k < data.metrics.length; k++) sums[k % METRIC_COUNT]! += data.metrics[k]!;
@@ -63,12 +63,12 @@ export function userActivity(ctx: EndpointContext) {
   const pageSize = pageSizeOf(q.page_size, 'user-activity');
   const fp = fingerprint(['user-activity', range.start, range.end]);
   const offset = decodeCursor(q.cursor, fp);
-  const totals = ctx.state.results.get<ActivityTotals>(fp, () => {
+  const totals = ctx.state.results.get<ActivityTotals>(ctx.state.resultKey(fp), () => {
     const n = ctx.state.org.identities.length;
     const activeDays = new Int32Array(n);
     const sums = new Float64Array(n * METRIC_COUNT);
     for (let d = range.start; d <= range.end; d++) {
-      const data = ctx.state.days.get(d);
+      const data = ctx.state.published(d);
       data.ids.forEach((i, k) => {
         activeDays[i]! += 1;
         for (let f = 0; f < METRIC_COUNT; f++) sums[i * METRIC_COUNT + f]! += data.metrics[k * METRIC_COUNT + f]!;
@@ -98,8 +98,8 @@ export function editorLanguage(ctx: EndpointContext) {
   const pageSize = pageSizeOf(q.page_size, 'editor-language');
   const fp = fingerprint(['editor-language', day]);
   const offset = decodeCursor(q.cursor, fp);
-  const all = ctx.state.results.get<Array<EditorLanguageRecord & { owner: number }>>(fp, () => {
-    const data = ctx.state.days.get(day);
+  const all = ctx.state.results.get<Array<EditorLanguageRecord & { owner: number }>>(ctx.state.resultKey(fp), () => {
+    const data = ctx.state.published(day);
     return Array.from(data.ids).flatMap((owner, k) =>
       editorLanguageRecords(ctx.state.org, owner, day, data.metrics.subarray(k * METRIC_COUNT, (k + 1) * METRIC_COUNT)).map((r) => ({ ...r, owner })),
     );

@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import type { z } from 'zod';
+import type { RateGroup } from '../spec/limits.js';
+import { ResponseCache, type CachedAnswer } from './cache.js';
+import {
+  InvalidArgumentError,
+  PermissionDeniedError,
+  RateLimitedError,
+  UnauthenticatedError,
+  UpstreamError,
+  UpstreamProtocolError,
+  UpstreamUnavailableError,
+} from './errors.js';
+import type { CachePolicy } from './freshness.js';
+import { HttpTransport, type HttpResponse } from './http.js';
+import { RateLimiters } from './limiter.js';
+import { backoffMs, parseRetryAfter, shouldRetry, sleep, type RetryConfig } from './retry.js';
+import { apiErrorSchema, changelogErrorSchema } from './schemas.js';
+
+/** One upstream endpoint: where it is, how it is limited, retried, cached and validated. */
+export interface Operation<S extends z.ZodType> {
+  endpoint: string;
+  method: 'GET' | 'POST';
+  path: string;
+  host: 'api' | 'site';
+  /** null: not rate limited (the public changelog). */
+  group: RateGroup | null;
+  retry: 'read' | 'write';
+  schema: S;
+  /** null: never cached (budget reads and writes). */
+  cache: ((now: number, params: Record<string, unknown>) => CachePolicy) | null;
+}
+
+export interface CallerConfig {
+  baseUrl: string;
+  siteUrl: string;
+  token: string;
+  retry: RetryConfig;
+  now: () => number;
+  random?: () => number;
+}
+
+export interface CallOptions {
+  query?: Record<string, string>;
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+/** Sorted-key JSON, so equal parameters give equal cache keys whatever their order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** Sends requests: rate limited, retried, validated, cached. Knows nothing of MCP. */
+export class Caller {
+  private readonly credential: string;
+
+  constructor(
+    private readonly config: CallerConfig,
+    private readonly http: HttpTransport,
+    private readonly limiters: RateLimiters,
+    private readonly cache: ResponseCache,
+  ) {
+    // Cache keys carry a fingerprint of the credential, never the token itself.
+    this.credential = createHash('sha256').update(config.token).digest('hex').slice(0, 16);
+  }
+
+  async call<S extends z.ZodType>(op: Operation<S>, options: CallOptions = {}): Promise<CachedAnswer<z.output<S>>> {
+    const params = { ...(options.query ?? {}), ...((options.body as Record<string, unknown>) ?? {}) };
+    if (!op.cache) {
+      const { value } = await this.send(op, options);
+      return { value, freshness: { fetched_at: new Date(this.config.now()).toISOString(), from_cache: false, next_refresh_at: null } };
+    }
+    const key = `${this.credential}|${op.method}|${op.path}|${canonical(options.query ?? {})}|${canonical(options.body ?? null)}`;
+    const policy = () => op.cache!(this.config.now(), params);
+    // The load runs on the cache's signal, not this caller's: other callers may be waiting on it too.
+    return this.cache.get(key, policy, (signal) => this.send(op, { ...options, signal }), options.signal);
+  }
+
+  private async send<S extends z.ZodType>(op: Operation<S>, options: CallOptions): Promise<{ value: z.output<S>; bytes: number }> {
+    const base = op.host === 'api' ? this.config.baseUrl : this.config.siteUrl;
+    const url = new URL(base.replace(/\/+$/, '') + op.path);
+    for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
+    const headers: Record<string, string> = op.host === 'api' ? { authorization: `Bearer ${this.config.token}` } : {};
+    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const request = { method: op.method, url, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal: options.signal, endpoint: op.endpoint };
+
+    let attempt = 0;
+    let rateLimited = 0;
+    for (;;) {
+      attempt++;
+      try {
+        const send = () => this.http.send(request);
+        const res = op.group ? await this.limiters.schedule(op.group, send, options.signal) : await send();
+        if (res.status === 429 && op.group) {
+          const retryAfter = parseRetryAfter(res.headers['retry-after'], this.config.now());
+          const until = await this.limiters.pause(op.group, retryAfter);
+          if (++rateLimited > this.config.retry.maxRateLimitRetries) {
+            throw new RateLimitedError(`The upstream rate limit for ${op.endpoint} is exhausted; requests are blocked until about ${new Date(until).toISOString()}.`, op.endpoint, until);
+          }
+          attempt--;
+          continue;
+        }
+        return this.parse(op, res);
+      } catch (error) {
+        if (!(error instanceof UpstreamError) || !shouldRetry(error, op.retry) || attempt >= this.config.retry.maxAttempts) throw error;
+        await sleep(backoffMs(attempt, this.config.retry, this.config.random), options.signal);
+      }
+    }
+  }
+
+  private parse<S extends z.ZodType>(op: Operation<S>, res: HttpResponse): { value: z.output<S>; bytes: number } {
+    if (res.status >= 200 && res.status < 300) {
+      let json: unknown;
+      try {
+        json = JSON.parse(res.text);
+      } catch {
+        throw new UpstreamProtocolError(`${op.endpoint} answered ${res.status} with a body that is not valid JSON.`, op.endpoint);
+      }
+      const parsed = op.schema.safeParse(json);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new UpstreamProtocolError(`${op.endpoint} answered with an unexpected shape: ${issue?.path.join('.') || '(body)'}: ${issue?.message}.`, op.endpoint);
+      }
+      return { value: parsed.data, bytes: Buffer.byteLength(res.text) };
+    }
+    throw this.statusError(op, res);
+  }
+
+  private statusError(op: Operation<z.ZodType>, res: HttpResponse): Error {
+    let message: string | undefined;
+    let body: unknown;
+    try {
+      body = JSON.parse(res.text);
+    } catch {
+      body = undefined;
+    }
+    if (op.host === 'site') {
+      const e = changelogErrorSchema.safeParse(body);
+      if (e.success) message = [e.data.message ?? e.data.error, e.data.resolution].filter(Boolean).join(' ');
+    } else {
+      const e = apiErrorSchema.safeParse(body);
+      if (e.success) message = e.data.error.message;
+    }
+    const said = message ? `: ${message}` : '';
+    switch (true) {
+      case res.status === 400:
+        return new InvalidArgumentError(message ?? `${op.endpoint} refused the request (400).`, op.endpoint, true);
+      case res.status === 401:
+        return new UnauthenticatedError(`The upstream rejected the API token (401)${said}`, op.endpoint);
+      case res.status === 403:
+        return new PermissionDeniedError(`The API token lacks the permission for ${op.endpoint} (403)${said}`, op.endpoint);
+      case res.status === 404:
+        return new UpstreamProtocolError(`${op.path} was not found (404); the configured base URL is probably wrong.`, op.endpoint);
+      case res.status === 429:
+        return new RateLimitedError(`The upstream rate limit was exceeded${said}`, op.endpoint, this.config.now() + 10_000);
+      case res.status >= 500:
+        return new UpstreamUnavailableError(`${op.endpoint} failed upstream (${res.status})${said}`, op.endpoint, res.status);
+      default:
+        return new UpstreamProtocolError(`${op.endpoint} answered an unexpected status ${res.status}${said}`, op.endpoint);
+    }
+  }
+}

@@ -1,0 +1,130 @@
+import { DEFAULT_RANGE_DAYS, LOOKBACK_YEARS, MAX_RANGE_DAYS } from '../spec/limits.js';
+import { dayFromMs, dayToMs, formatDay, minusYears, parseIsoDay, spanDays } from '../util/utc-date.js';
+import { InvalidArgumentError } from './errors.js';
+
+/**
+ * The spec's date rules, in UTC, applied before anything is sent: an invalid request is refused here
+ * with a message that says what to change, and a valid one is always sent with explicit dates.
+ */
+export type DateRules = 'metrics' | 'credit' | 'cost';
+export interface DayRange {
+  start: number;
+  end: number;
+}
+
+export const NAMED_RANGES = ['last_7_days', 'last_30_days', 'last_90_days', 'month_to_date', 'previous_month', 'year_to_date'] as const;
+export type NamedRange = (typeof NAMED_RANGES)[number];
+
+const ARRIVAL = "a day's data arrives at about 02:00 UTC the next day";
+
+export function todayOf(nowMs: number): number {
+  return dayFromMs(nowMs);
+}
+
+/** The latest day a request may name: yesterday, or today for credit usage. */
+export function latestDay(rules: DateRules, today: number): number {
+  return rules === 'credit' ? today : today - 1;
+}
+
+/**
+ * The earliest day within the 2-year lookback. The spec does not say how two years are counted, so the
+ * later of "two calendar years" and "730 days" is used: never a day the upstream could refuse.
+ */
+export function earliestDay(today: number): number {
+  return Math.max(minusYears(today, LOOKBACK_YEARS), today - 730);
+}
+
+function parse(text: string, name: string): number {
+  const day = parseIsoDay(text);
+  if (day === undefined) throw new InvalidArgumentError(`${name} '${text}' is not a date; use YYYY-MM-DD (UTC), for example 2026-01-31.`);
+  return day;
+}
+
+function tooLate(name: string, text: string, rules: DateRules, today: number): InvalidArgumentError {
+  const latest = latestDay(rules, today);
+  const what = parse(text, name) === today ? 'is today' : 'is in the future';
+  const reason =
+    rules === 'credit'
+      ? `${name} ${text} ${what}; credit usage can be queried up to today, ${formatDay(latest)} (UTC).`
+      : `${name} ${text} ${what}; the latest complete day is ${formatDay(latest)} (UTC); ${ARRIVAL}.`;
+  return new InvalidArgumentError(reason);
+}
+
+export interface RangeInput {
+  start_date?: string;
+  end_date?: string;
+}
+
+/**
+ * Resolves dates as the upstream would (neither, only start, only end, both), then checks them. Ranges
+ * longer than 90 days are allowed here: the client splits them. `lookback` is false for credit usage.
+ */
+export function resolveRange(input: RangeInput, rules: DateRules, today: number): DayRange {
+  const latest = latestDay(rules, today);
+  const start = input.start_date === undefined ? undefined : parse(input.start_date, 'start_date');
+  const end = input.end_date === undefined ? undefined : parse(input.end_date, 'end_date');
+  if (rules === 'cost' && (start === undefined) !== (end === undefined)) {
+    throw new InvalidArgumentError('Cost analytics needs both start_date and end_date, or neither (the 7 days ending yesterday).');
+  }
+  if (end !== undefined && end > latest) throw tooLate('end_date', input.end_date!, rules, today);
+  if (start !== undefined && start > latest) throw tooLate('start_date', input.start_date!, rules, today);
+  let range: DayRange;
+  if (start === undefined && end === undefined) range = { start: today - DEFAULT_RANGE_DAYS, end: today - 1 };
+  else if (end === undefined) range = { start: start!, end: Math.min(start! + DEFAULT_RANGE_DAYS - 1, latest) };
+  else if (start === undefined) range = { start: end - DEFAULT_RANGE_DAYS + 1, end };
+  else range = { start, end };
+  if (range.start > range.end) throw new InvalidArgumentError(`start_date ${formatDay(range.start)} is after end_date ${formatDay(range.end)}; swap them.`);
+  if (rules !== 'credit') {
+    const earliest = earliestDay(today);
+    if (range.end < earliest || (start !== undefined && range.start < earliest)) {
+      throw new InvalidArgumentError(`Data is kept for ${LOOKBACK_YEARS} years: the earliest day you can ask for is ${formatDay(earliest)} (UTC).`);
+    }
+    range.start = Math.max(range.start, earliest);
+  }
+  return range;
+}
+
+/** A single `date`: default yesterday, never today or later, within the lookback. */
+export function resolveDate(text: string | undefined, today: number): number {
+  if (text === undefined) return today - 1;
+  const day = parse(text, 'date');
+  if (day > today - 1) throw tooLate('date', text, 'metrics', today);
+  if (day < earliestDay(today)) throw new InvalidArgumentError(`Data is kept for ${LOOKBACK_YEARS} years: the earliest day you can ask for is ${formatDay(earliestDay(today))} (UTC).`);
+  return day;
+}
+
+/** A named range, resolved in UTC against the latest allowed day (yesterday, or today for credit usage). */
+export function resolveNamedRange(name: NamedRange, rules: DateRules, today: number): DayRange {
+  const latest = latestDay(rules, today);
+  const d = new Date(dayToMs(latest));
+  const firstOfMonth = dayFromMs(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+  switch (name) {
+    case 'last_7_days':
+      return { start: latest - 6, end: latest };
+    case 'last_30_days':
+      return { start: latest - 29, end: latest };
+    case 'last_90_days':
+      return { start: latest - 89, end: latest };
+    case 'month_to_date':
+      return { start: firstOfMonth, end: latest };
+    case 'previous_month':
+      return { start: dayFromMs(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1)), end: firstOfMonth - 1 };
+    case 'year_to_date':
+      return { start: dayFromMs(Date.UTC(d.getUTCFullYear(), 0, 1)), end: latest };
+  }
+}
+
+/** Consecutive windows of at most `maxDays` days covering [start, end], oldest first. */
+export function splitRange(range: DayRange, maxDays = MAX_RANGE_DAYS): DayRange[] {
+  const windows: DayRange[] = [];
+  for (let start = range.start; start <= range.end; start += maxDays) windows.push({ start, end: Math.min(range.end, start + maxDays - 1) });
+  return windows;
+}
+
+export function rangeDays(range: DayRange): number {
+  return spanDays(range.start, range.end);
+}
+
+export function rangeText(range: DayRange): { start_date: string; end_date: string } {
+  return { start_date: formatDay(range.start), end_date: formatDay(range.end) };
+}

@@ -1,0 +1,62 @@
+import { dayToMs } from '../util/utc-date.js';
+import { todayOf } from './dates.js';
+
+const HOUR = 3_600_000;
+export const REFRESH_HOUR_UTC = 2;
+/** An answer fetched while the ~02:00 refresh may still be landing is kept this long at most. */
+export const UNSETTLED_TTL_MS = 10 * 60_000;
+export const CREDIT_REFRESH_MS = 90 * 60_000;
+
+/** How long an answer may be served from cache, and when the data behind it next changes. */
+export interface CachePolicy {
+  ttlMs: number;
+  /** When the upstream is expected to have newer data (epoch ms), or undefined when unknown. */
+  nextRefreshAt: number | undefined;
+}
+
+/** The next ~02:00 UTC daily refresh after `now`. */
+export function nextDailyRefresh(now: number): number {
+  const todayRefresh = dayToMs(todayOf(now)) + REFRESH_HOUR_UTC * HOUR;
+  return now < todayRefresh ? todayRefresh : todayRefresh + 24 * HOUR;
+}
+
+function inRefreshWindow(now: number): boolean {
+  const hour = (now - dayToMs(todayOf(now))) / HOUR;
+  return hour >= REFRESH_HOUR_UTC && hour < REFRESH_HOUR_UTC + 1;
+}
+
+/** Daily endpoints and cost analytics: until the next refresh, but at most 10 minutes between 02:00 and 03:00. */
+export function dailyPolicy(now: number): CachePolicy {
+  const next = nextDailyRefresh(now);
+  const ttlMs = inRefreshWindow(now) ? Math.min(UNSETTLED_TTL_MS, next - now) : next - now;
+  return { ttlMs, nextRefreshAt: next };
+}
+
+/** credit-usage-by-user: a range touching today or yesterday moves every ~90 minutes; older ranges are daily data. */
+export function creditPolicy(now: number, rangeEnd: number): CachePolicy {
+  if (rangeEnd >= todayOf(now) - 1) return { ttlMs: UNSETTLED_TTL_MS, nextRefreshAt: now + CREDIT_REFRESH_MS };
+  return dailyPolicy(now);
+}
+
+export function changelogPolicy(): CachePolicy {
+  return { ttlMs: UNSETTLED_TTL_MS, nextRefreshAt: undefined };
+}
+
+/** What every answer says about its age. Times are ISO 8601. */
+export interface Freshness {
+  fetched_at: string;
+  from_cache: boolean;
+  next_refresh_at: string | null;
+}
+
+/** The freshness of an answer built from several upstream responses: the oldest fetch, the earliest refresh. */
+export function combineFreshness(parts: readonly Freshness[]): Freshness {
+  if (parts.length === 0) throw new Error('combineFreshness needs at least one part');
+  const oldest = parts.reduce((a, b) => (a.fetched_at <= b.fetched_at ? a : b));
+  const refreshes = parts.map((p) => p.next_refresh_at).filter((r): r is string => r !== null);
+  return {
+    fetched_at: oldest.fetched_at,
+    from_cache: parts.every((p) => p.from_cache),
+    next_refresh_at: refreshes.length ? refreshes.reduce((a, b) => (a <= b ? a : b)) : null,
+  };
+}

@@ -1,0 +1,97 @@
+import Bottleneck from 'bottleneck';
+import { RATE_LIMIT_BLOCK_MS, RATE_LIMITS, type RateGroup } from '../spec/limits.js';
+import { CancelledError } from './errors.js';
+
+export interface BucketConfig {
+  perMinute: number;
+  burst: number;
+}
+
+export type LimitsConfig = Record<RateGroup, BucketConfig> & {
+  /**
+   * Tokens held back from the documented burst. Our refill ticks and the upstream's continuous refill
+   * are not in phase; one spare token absorbs up to one interval of skew, so we never cause a block.
+   */
+  safetyTokens: number;
+  /** How long the upstream blocks a group after an excess when it sends no Retry-After (documented: about 10 s). */
+  blockMs: number;
+  /** Added to a pause after a 429, on top of Retry-After or blockMs. */
+  pauseMarginMs: number;
+};
+
+export const DEFAULT_LIMITS: LimitsConfig = { ...RATE_LIMITS, safetyTokens: 1, blockMs: RATE_LIMIT_BLOCK_MS, pauseMarginMs: 500 };
+
+/**
+ * One token bucket per upstream rate-limit group, shared by every caller of the client. Built on
+ * Bottleneck's reservoir: `reservoirIncrease*` refills it, and a 429 pauses the group by driving the
+ * reservoir negative with `incrementReservoir` (never `updateSettings`, which would stop the refill).
+ */
+export class RateLimiters {
+  private readonly limiters: Record<RateGroup, Bottleneck>;
+  private readonly intervals: Record<RateGroup, number>;
+  private readonly pausedUntil: Record<RateGroup, number> = { general: 0, 'credit-usage': 0, 'cost-analytics': 0 };
+
+  constructor(
+    readonly config: LimitsConfig = DEFAULT_LIMITS,
+    private readonly now: () => number = Date.now,
+  ) {
+    const make = (group: RateGroup) => {
+      const { perMinute, burst } = config[group];
+      const capacity = Math.max(1, burst - config.safetyTokens);
+      return new Bottleneck({
+        reservoir: capacity,
+        reservoirIncreaseAmount: 1,
+        reservoirIncreaseInterval: Math.ceil(60_000 / perMinute),
+        reservoirIncreaseMaximum: capacity,
+      });
+    };
+    this.limiters = { general: make('general'), 'credit-usage': make('credit-usage'), 'cost-analytics': make('cost-analytics') };
+    this.intervals = {
+      general: Math.ceil(60_000 / config.general.perMinute),
+      'credit-usage': Math.ceil(60_000 / config['credit-usage'].perMinute),
+      'cost-analytics': Math.ceil(60_000 / config['cost-analytics'].perMinute),
+    };
+  }
+
+  /** Runs `task` when the group has a token. A caller that cancels while queued stops waiting at once. */
+  async schedule<T>(group: RateGroup, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (signal?.aborted) throw new CancelledError('The request was cancelled.');
+    let onAbort: (() => void) | undefined;
+    const cancelled = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new CancelledError('The request was cancelled.'));
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    // The job still runs when its turn comes (the token is spent), but does nothing once cancelled.
+    const job = this.limiters[group].schedule(() => (signal?.aborted ? Promise.reject(new CancelledError('The request was cancelled.')) : task()));
+    job.catch(() => {});
+    try {
+      return await Promise.race([job, cancelled]);
+    } finally {
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /**
+   * Stops the group for `ms` after a 429: the reservoir goes negative so that the refill brings it back
+   * to zero no earlier than `ms` from now; the next token (one interval later) lets a retry through.
+   */
+  async pause(group: RateGroup, retryAfterMs?: number): Promise<number> {
+    const ms = (retryAfterMs ?? this.config.blockMs) + this.config.pauseMarginMs;
+    const until = this.now() + ms;
+    if (until <= this.pausedUntil[group]) return this.pausedUntil[group];
+    this.pausedUntil[group] = until;
+    const limiter = this.limiters[group];
+    const current = (await limiter.currentReservoir()) ?? 0;
+    const target = -Math.ceil(ms / this.intervals[group]);
+    if (current > target) await limiter.incrementReservoir(target - current);
+    return until;
+  }
+
+  pausedUntilAt(group: RateGroup): number {
+    return this.pausedUntil[group];
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(Object.values(this.limiters).map((l) => l.stop({ dropWaitingJobs: true }).catch(() => {})));
+  }
+}

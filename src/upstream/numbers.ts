@@ -1,0 +1,63 @@
+/** Exact arithmetic for upstream amounts: decimal strings as BigInt fixed point, token counts as BigInt. */
+
+const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+interface Fixed {
+  units: bigint;
+  scale: number;
+}
+
+function parseDecimal(text: string): Fixed {
+  const m = DECIMAL.exec(text.trim());
+  if (!m) throw new Error(`not a decimal: ${JSON.stringify(text)}`);
+  const fraction = m[3] ?? '';
+  const units = BigInt(m[2]! + fraction);
+  return { units: m[1] ? -units : units, scale: fraction.length };
+}
+
+function format({ units, scale }: Fixed): string {
+  const negative = units < 0n;
+  const digits = (negative ? -units : units).toString().padStart(scale + 1, '0');
+  const whole = digits.slice(0, digits.length - scale);
+  const fraction = scale > 0 ? `.${digits.slice(digits.length - scale)}` : '';
+  return `${negative ? '-' : ''}${whole}${fraction}`;
+}
+
+/** The exact sum of decimal strings, keeping the largest number of decimals among them: "0.10" + "0.20" = "0.30". */
+export function sumDecimals(values: Iterable<string>): string {
+  let total: Fixed = { units: 0n, scale: 0 };
+  let any = false;
+  for (const value of values) {
+    const next = parseDecimal(value);
+    const scale = Math.max(total.scale, next.scale);
+    total = { units: total.units * 10n ** BigInt(scale - total.scale) + next.units * 10n ** BigInt(scale - next.scale), scale };
+    any = true;
+  }
+  return any ? format(total) : '0';
+}
+
+/** Compares two decimal strings exactly: negative, zero or positive like a sort comparator. */
+export function compareDecimals(a: string, b: string): number {
+  const x = parseDecimal(a);
+  const y = parseDecimal(b);
+  const scale = Math.max(x.scale, y.scale);
+  const d = x.units * 10n ** BigInt(scale - x.scale) - y.units * 10n ** BigInt(scale - y.scale);
+  return d < 0n ? -1 : d > 0n ? 1 : 0;
+}
+
+export type BigCount = number | string;
+
+export function toBigInt(value: BigCount | bigint): bigint {
+  return typeof value === 'bigint' ? value : BigInt(value);
+}
+
+/** A count as the API writes it: a JSON number up to 2^53−1, a decimal string above. */
+export function fromBigInt(value: bigint): BigCount {
+  return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
+}
+
+export function sumCounts(values: Iterable<BigCount>): BigCount {
+  let total = 0n;
+  for (const v of values) total += toBigInt(v);
+  return fromBigInt(total);
+}
