@@ -80,6 +80,7 @@ export async function handleApi(rt: Runtime, req: IncomingMessage, res: ServerRe
   const path = url.pathname;
   const entry: RequestLogEntry = {
     at: rt.state.generatedAt(),
+    receivedAt: Date.now(),
     method: req.method ?? 'GET',
     path,
     query: Object.fromEntries(url.searchParams),

@@ -1,5 +1,8 @@
 export interface RequestLogEntry {
+  /** The simulator clock's time (which tests may freeze). */
   at: string;
+  /** Real time of arrival, epoch ms: for ordering and pacing checks. */
+  receivedAt: number;
   method: string;
   path: string;
   query: Record<string, string>;

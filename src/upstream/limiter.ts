@@ -38,11 +38,17 @@ export class RateLimiters {
     const make = (group: RateGroup) => {
       const { perMinute, burst } = config[group];
       const capacity = Math.max(1, burst - config.safetyTokens);
+      const interval = 60_000 / perMinute;
+      // Bottleneck adds at most one token per heartbeat, on the first heartbeat at least an interval
+      // after the last addition. Four heartbeats per interval, and an interval a hair shorter than the
+      // true one (timers and Date.now may disagree by a millisecond), make the refill land on every
+      // fourth heartbeat: the documented rate, never faster, without drifting a quarter interval late.
       return new Bottleneck({
         reservoir: capacity,
         reservoirIncreaseAmount: 1,
-        reservoirIncreaseInterval: Math.ceil(60_000 / perMinute),
+        reservoirIncreaseInterval: interval - Math.min(5, interval / 20),
         reservoirIncreaseMaximum: capacity,
+        heartbeatInterval: interval / 4,
       });
     };
     this.limiters = { general: make('general'), 'credit-usage': make('credit-usage'), 'cost-analytics': make('cost-analytics') };

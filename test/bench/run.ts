@@ -1,8 +1,10 @@
 import { benchSimulator } from './simulator.bench.js';
 import { benchStartup } from './startup.bench.js';
+import { benchUpstream } from './upstream.bench.js';
 
 // Figures, not pass/fail: each bench prints what it measured.
 const print = (line: string) => process.stdout.write(`${line}\n`);
 print(`node ${process.version}, ${new Date().toISOString()}`);
 await benchStartup(print);
 await benchSimulator(print);
+await benchUpstream(print);

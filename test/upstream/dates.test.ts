@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { earliestDay, resolveDate, resolveNamedRange, resolveRange, splitRange, type DateRules } from '../../src/upstream/dates.js';
+import { InvalidArgumentError } from '../../src/upstream/errors.js';
+import { formatDay, parseIsoDay } from '../../src/util/utc-date.js';
+
+const TODAY = parseIsoDay('2026-11-21')!;
+const show = (r: { start: number; end: number }) => [formatDay(r.start), formatDay(r.end)];
+
+describe('resolveRange applies the spec defaults', () => {
+  const cases: Array<[string, DateRules, object, [string, string]]> = [
+    ['neither', 'metrics', {}, ['2026-11-14', '2026-11-20']],
+    ['neither (credit usage ends yesterday too)', 'credit', {}, ['2026-11-14', '2026-11-20']],
+    ['neither (cost)', 'cost', {}, ['2026-11-14', '2026-11-20']],
+    ['only start', 'metrics', { start_date: '2026-10-01' }, ['2026-10-01', '2026-10-07']],
+    ['only start, capped at yesterday', 'metrics', { start_date: '2026-11-18' }, ['2026-11-18', '2026-11-20']],
+    ['only start, capped at today for credit usage', 'credit', { start_date: '2026-11-18' }, ['2026-11-18', '2026-11-21']],
+    ['only end', 'metrics', { end_date: '2026-10-07' }, ['2026-10-01', '2026-10-07']],
+    ['both, longer than 90 days (split later)', 'metrics', { start_date: '2026-01-01', end_date: '2026-11-20' }, ['2026-01-01', '2026-11-20']],
+    ['credit usage beyond two years', 'credit', { start_date: '2020-01-01', end_date: '2020-01-31' }, ['2020-01-01', '2020-01-31']],
+  ];
+  it.each(cases)('%s', (_name, rules, input, expected) => {
+    expect(show(resolveRange(input, rules, TODAY))).toEqual(expected);
+  });
+});
+
+describe('resolveRange refuses what the upstream would, saying what to change', () => {
+  const cases: Array<[string, DateRules, object, string | RegExp]> = [
+    ['today', 'metrics', { end_date: '2026-11-21' }, "end_date 2026-11-21 is today; the latest complete day is 2026-11-20 (UTC); a day's data arrives at about 02:00 UTC the next day."],
+    ['the future', 'cost', { start_date: '2026-11-01', end_date: '2026-12-01' }, /end_date 2026-12-01 is in the future; the latest complete day is 2026-11-20/],
+    ['tomorrow for credit usage', 'credit', { end_date: '2026-11-22' }, /credit usage can be queried up to today, 2026-11-21/],
+    ['a start after the latest day', 'metrics', { start_date: '2026-11-21' }, /start_date 2026-11-21 is today/],
+    ['start after end', 'metrics', { start_date: '2026-10-05', end_date: '2026-10-01' }, /after end_date 2026-10-01; swap them/],
+    ['a bad format', 'metrics', { start_date: '10/01/2026' }, /start_date '10\/01\/2026' is not a date; use YYYY-MM-DD/],
+    ['an impossible date', 'metrics', { end_date: '2026-02-30' }, /not a date/],
+    ['beyond the lookback', 'metrics', { start_date: '2024-11-20', end_date: '2024-12-01' }, /earliest day you can ask for is 2024-11-21/],
+    ['one date for cost analytics', 'cost', { start_date: '2026-10-01' }, /needs both start_date and end_date, or neither/],
+  ];
+  it.each(cases)('%s', (_name, rules, input, message) => {
+    let error: unknown;
+    try {
+      resolveRange(input, rules, TODAY);
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InvalidArgumentError);
+    if (typeof message === 'string') expect((error as Error).message).toBe(message);
+    else expect((error as Error).message).toMatch(message);
+  });
+
+  it('clamps a start defaulted from end_date to the lookback', () => {
+    expect(show(resolveRange({ end_date: '2024-11-23' }, 'metrics', TODAY))).toEqual(['2024-11-21', '2024-11-23']);
+  });
+
+  it('takes the later of two calendar years and 730 days as the earliest day, never one the upstream could refuse', () => {
+    expect(formatDay(earliestDay(TODAY))).toBe('2024-11-21');
+    // Across Feb 29 2028, two calendar years is 731 days: the 730-day bound wins.
+    expect(formatDay(earliestDay(parseIsoDay('2028-03-01')!))).toBe('2026-03-02');
+  });
+});
+
+describe('resolveDate', () => {
+  it.each([
+    [undefined, '2026-11-20'],
+    ['2026-06-01', '2026-06-01'],
+  ])('%s resolves to %s', (input, expected) => expect(formatDay(resolveDate(input, TODAY))).toBe(expected));
+  it.each(['2026-11-21', '2027-01-01', '2024-11-20', 'yesterday'])('refuses %s', (input) => expect(() => resolveDate(input, TODAY)).toThrow(InvalidArgumentError));
+});
+
+describe('named ranges resolve in UTC against the latest allowed day', () => {
+  it.each([
+    ['last_7_days', 'metrics', ['2026-11-14', '2026-11-20']],
+    ['last_30_days', 'metrics', ['2026-10-22', '2026-11-20']],
+    ['last_90_days', 'metrics', ['2026-08-23', '2026-11-20']],
+    ['month_to_date', 'metrics', ['2026-11-01', '2026-11-20']],
+    ['previous_month', 'metrics', ['2026-10-01', '2026-10-31']],
+    ['year_to_date', 'metrics', ['2026-01-01', '2026-11-20']],
+    ['last_7_days', 'credit', ['2026-11-15', '2026-11-21']],
+  ] as const)('%s (%s)', (name, rules, expected) => {
+    expect(show(resolveNamedRange(name, rules, TODAY))).toEqual(expected);
+  });
+
+  it('month_to_date on the 1st, against yesterday, is the whole previous month', () => {
+    expect(show(resolveNamedRange('month_to_date', 'metrics', parseIsoDay('2026-12-01')!))).toEqual(['2026-11-01', '2026-11-30']);
+    expect(show(resolveNamedRange('previous_month', 'metrics', parseIsoDay('2026-01-15')!))).toEqual(['2025-12-01', '2025-12-31']);
+  });
+});
+
+describe('splitRange', () => {
+  it('cuts a 200-day range into 90 + 90 + 20 consecutive days', () => {
+    const start = parseIsoDay('2026-01-01')!;
+    const windows = splitRange({ start, end: start + 199 });
+    expect(windows.map((w) => w.end - w.start + 1)).toEqual([90, 90, 20]);
+    expect(windows[1]!.start).toBe(windows[0]!.end + 1);
+    expect(windows[2]!.end).toBe(start + 199);
+  });
+  it('leaves 90 days whole', () => expect(splitRange({ start: 0, end: 89 })).toEqual([{ start: 0, end: 89 }]));
+});
