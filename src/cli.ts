@@ -1,16 +1,8 @@
 #!/usr/bin/env node
+import { ConfigError, HELP } from './config.js';
+import { runServer } from './main.js';
 import { SIMULATOR_HELP, runSimulatorCommand } from './simulator/main.js';
 import { VERSION } from './version.js';
-
-const HELP = `Usage: org-analytics-mcp <command> [options]
-
-Commands:
-  simulator     run the upstream API simulator on loopback (see: org-analytics-mcp simulator --help)
-
-Options:
-  --help        show this help
-  --version     show the version
-`;
 
 
 async function main(argv: string[]): Promise<number> {
@@ -23,12 +15,27 @@ async function main(argv: string[]): Promise<number> {
     await runSimulatorCommand(rest, (line) => process.stdout.write(`${line}\n`));
     return -1;
   }
-  if (command === undefined || command === '--help' || command === '-h') {
+  if (command === 'tour') {
+    const { runTour } = await import('./tour.js');
+    await runTour((line) => process.stdout.write(`${line}\n`));
+    return 0;
+  }
+  if (command === '--help' || command === '-h') {
     process.stdout.write(HELP);
     return 0;
   }
-  process.stderr.write(`Unknown command '${command}'.\n\n${HELP}\n${SIMULATOR_HELP}`);
-  return 2;
+  if (command !== undefined && !command.startsWith('-')) {
+    process.stderr.write(`Unknown command '${command}'.\n\n${HELP}\n${SIMULATOR_HELP}`);
+    return 2;
+  }
+  try {
+    await runServer(argv, process.env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`org-analytics-mcp: ${error.message}\n`);
+    return 2;
+  }
+  return -1;
 }
 
 main(process.argv.slice(2)).then(

@@ -62,6 +62,18 @@ export interface CostQuery {
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
+export type RawPageKind = PagedEndpoint;
+export interface RawPageParams {
+  cursor?: string;
+  page_size?: number;
+  date?: string;
+  range?: RangeArg;
+  by_date?: boolean;
+  by_model?: boolean;
+  cost?: CostQuery;
+}
+export type RawPageValue = S.Dau | S.UserActivity | S.EditorLanguage | S.CreditUsage | S.CostAnalytics;
+
 /** The upstream API: validated, rate limited, cached, paginated and merged. Knows nothing of MCP. */
 export class AnalyticsClient {
   readonly caller: Caller;
@@ -210,6 +222,27 @@ export class AnalyticsClient {
       options,
       (parts) => mergeCostPoints(parts, rangeText(range), byDay),
     );
+  }
+
+  /**
+   * One raw upstream page, for callers that page themselves: dates resolved and checked (at most 90
+   * days, since a page cannot span windows), page_size clamped to the endpoint's maximum.
+   */
+  async rawPage(kind: RawPageKind, params: RawPageParams, signal?: AbortSignal): Promise<CachedAnswer<RawPageValue>> {
+    const size = String(Math.min(Math.max(1, params.page_size ?? PAGE_SIZE[kind].default), PAGE_SIZE[kind].max));
+    const cursor: Record<string, string> = params.cursor ? { cursor: params.cursor } : {};
+    if (kind === 'dau' || kind === 'editor-language') {
+      const query = { date: formatDay(resolveDate(params.date, this.today())), page_size: size, ...cursor };
+      return kind === 'dau' ? this.caller.call(OPS.dau, { query, signal }) : this.caller.call(OPS.editorLanguage, { query, signal });
+    }
+    const range = this.resolve(params.range ?? {}, kind === 'credit-usage' ? 'credit' : kind === 'cost-analytics' ? 'cost' : 'metrics');
+    if (range.end - range.start + 1 > 90) throw new InvalidArgumentError('One raw page covers at most 90 days. Shorten the range, or leave out cursor and page_size so the server splits the range and pages for you.');
+    if (kind === 'user-activity') return this.caller.call(OPS.userActivity, { query: { ...rangeText(range), page_size: size, ...cursor }, signal });
+    if (kind === 'credit-usage') {
+      const flags = { by_date: String(params.by_date ?? false), by_model: String(params.by_model ?? false) };
+      return this.caller.call(OPS.creditUsage, { query: { ...rangeText(range), ...flags, page_size: size, ...cursor }, signal });
+    }
+    return this.caller.call(OPS.costAnalytics, { body: { ...rangeText(range), ...costBody(params.cost ?? {}), page_size: Number(size), ...cursor }, signal });
   }
 
   /** Budget overrides, read in real time (never cached). */

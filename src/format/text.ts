@@ -1,0 +1,51 @@
+/** Compact plain-text rendering: what a model reads, derived from the structured answer. */
+
+export type Cell = string | number | boolean | null | undefined;
+
+/** A pipe table: header line, then one line per row. Empty cells print as "-". */
+export function table(columns: string[], rows: Cell[][]): string {
+  const line = (cells: Cell[]) => cells.map((c) => (c === null || c === undefined || c === '' ? '-' : String(c))).join(' | ');
+  return [line(columns), ...rows.map(line)].join('\n');
+}
+
+/** Thousands separators for integers, so 1234567 reads as 1,234,567 (exact values stay in structured content). */
+export function int(n: number | string): string {
+  const text = String(n);
+  return /^-?\d+$/.test(text) ? text.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : text;
+}
+
+/** A USD decimal string rounded half-up to cents for reading, e.g. "1234.5678" → "$1,234.57". */
+export function usd(decimal: string): string {
+  const negative = decimal.startsWith('-');
+  const [whole = '0', fraction = ''] = decimal.replace('-', '').split('.');
+  let cents = BigInt(whole + fraction.padEnd(2, '0').slice(0, 2));
+  if (Number(fraction[2] ?? '0') >= 5) cents += 1n;
+  const text = cents.toString().padStart(3, '0');
+  return `${negative ? '-' : ''}$${int(text.slice(0, -2))}.${text.slice(-2)}`;
+}
+
+export function percent(part: number, whole: number): string {
+  if (whole === 0) return '0%';
+  const p = (part / whole) * 100;
+  return `${p >= 10 ? p.toFixed(0) : p.toFixed(1)}%`;
+}
+
+/**
+ * When every email of a listing shares one domain, the table shows local parts and says the domain
+ * once: shorter for the model, nothing lost.
+ */
+export function commonDomain(ids: readonly string[]): string | undefined {
+  let domain: string | undefined;
+  for (const id of ids) {
+    const at = id.lastIndexOf('@');
+    if (at < 0) continue;
+    const d = id.slice(at);
+    if (domain === undefined) domain = d;
+    else if (domain !== d) return undefined;
+  }
+  return domain;
+}
+
+export function shortId(id: string, domain: string | undefined): string {
+  return domain && id.endsWith(domain) ? id.slice(0, -domain.length) : id;
+}

@@ -1,0 +1,32 @@
+export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
+const ORDER: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
+
+export interface Logger {
+  error(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  info(message: string, fields?: Record<string, unknown>): void;
+  debug(message: string, fields?: Record<string, unknown>): void;
+}
+
+/**
+ * JSON lines on stderr (stdout belongs to the protocol). Every line passes through `scrub`, which
+ * removes secrets and, in pseudonymous mode, emails.
+ */
+export function createLogger(level: LogLevel, scrub: (text: string) => string, write: (line: string) => void = (l) => process.stderr.write(l)): Logger {
+  const emit = (at: LogLevel, message: string, fields?: Record<string, unknown>) => {
+    if (ORDER[at] > ORDER[level]) return;
+    write(`${scrub(JSON.stringify({ time: new Date().toISOString(), level: at, message, ...fields }))}\n`);
+  };
+  return {
+    error: (m, f) => emit('error', m, f),
+    warn: (m, f) => emit('warn', m, f),
+    info: (m, f) => emit('info', m, f),
+    debug: (m, f) => emit('debug', m, f),
+  };
+}
+
+/** Replaces each secret, wherever it appears, with a fixed marker. */
+export function secretScrubber(secrets: Array<string | undefined>): (text: string) => string {
+  const present = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4);
+  return (text) => present.reduce((t, s) => t.split(s).join('[redacted]'), text);
+}

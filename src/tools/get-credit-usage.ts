@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
+import { commonDomain, int, percent, shortId, table } from '../format/text.js';
+import { formatDay } from '../util/utc-date.js';
+import type { Freshness } from '../upstream/freshness.js';
+import { identityKey } from '../upstream/merge.js';
+import type { CreditUsage } from '../upstream/schemas.js';
+import { identityOf, identityOut, listInputs, nextCursorOf, pageInputs, pagingOut, rangeArg, rangeInputs, sortRows, tableOut, userMatcher, usersInput, wantsRawPage } from './common.js';
+import { READ_ONLY, defineTool } from './types.js';
+
+export const getCreditUsage = defineTool({
+  name: 'get_credit_usage',
+  title: 'Credit usage by user',
+  description:
+    'Who consumed the most credits: per user and service account, optionally per day (by_date) and per model (by_model), sorted; totals cover everyone. ' +
+    'Refreshed about every 90 minutes and may include today (partial). Default: the 7 days ending yesterday; ranges over 90 days are split.',
+  input: z.object({
+    ...rangeInputs,
+    by_date: z.boolean().default(false),
+    by_model: z.boolean().default(false),
+    users: usersInput,
+    sort_by: z.enum(['credits_consumed', 'date', 'user']).default('credits_consumed'),
+    ...listInputs,
+    ...pageInputs,
+  }),
+  output: z.object({
+    start_date: z.string(),
+    end_date: z.string(),
+    includes_today: z.boolean().describe("today's figures are partial"),
+    rows: z.array(z.object({ ...identityOut, date: z.string().optional(), model: z.string().optional(), credits_consumed: z.number().int() })),
+    totals: z.object({ credits_consumed: z.number().int(), users: z.number().int(), by_model: z.record(z.string(), z.number()).optional() }),
+    ...tableOut,
+    ...pagingOut,
+    freshness: freshnessSchema,
+  }),
+  annotations: READ_ONLY,
+  async run(args, ctx) {
+    let records: CreditUsage['records'];
+    let meta: { start: string; end: string; freshness: Freshness; truncated: boolean; next: string | null };
+    const dims = { by_date: args.by_date, by_model: args.by_model };
+    if (wantsRawPage(args)) {
+      const page = (await ctx.client.rawPage('credit-usage', { range: rangeArg(args), ...dims, cursor: args.cursor, page_size: args.page_size }, ctx.signal)) as { value: CreditUsage; freshness: Freshness };
+      records = page.value.records;
+      meta = { start: page.value.metadata.effective_start_date, end: page.value.metadata.effective_end_date, freshness: page.freshness, truncated: false, next: nextCursorOf(page.value.pagination) };
+    } else {
+      const answer = await ctx.client.creditUsage(rangeArg(args), dims, { signal: ctx.signal, onProgress: ctx.progress });
+      records = answer.data;
+      meta = { start: answer.start_date, end: answer.end_date, freshness: answer.freshness, truncated: answer.truncated, next: null };
+    }
+    const match = await userMatcher(args.users, ctx);
+    const chosen = match ? records.filter(match) : records;
+    const all = chosen.map((r) => ({ ...identityOf(r), ...(r.date ? { date: r.date } : {}), ...(r.model_name ? { model: r.model_name } : {}), credits_consumed: r.credits_consumed }));
+    const key = (r: (typeof all)[number]) => (args.sort_by === 'credits_consumed' ? r.credits_consumed : args.sort_by === 'date' ? Number((r.date ?? '').replaceAll('-', '')) : 0);
+    const sorted = args.sort_by === 'user' ? [...all].sort((a, b) => (a.user < b.user ? -1 : 1) * (args.order === 'asc' ? 1 : -1)) : sortRows(all, key, args.order, (r) => `${r.user}|${r.date ?? ''}|${r.model ?? ''}`);
+    const rows = sorted.slice(0, args.limit);
+    const byModel: Record<string, number> = {};
+    for (const r of all) if (r.model) byModel[r.model] = (byModel[r.model] ?? 0) + r.credits_consumed;
+    return {
+      start_date: meta.start,
+      end_date: meta.end,
+      includes_today: meta.end >= formatDay(ctx.client.today()),
+      rows,
+      totals: { credits_consumed: all.reduce((n, r) => n + r.credits_consumed, 0), users: new Set(chosen.map(identityKey)).size, ...(args.by_model ? { by_model: byModel } : {}) },
+      total_rows: all.length,
+      returned_rows: rows.length,
+      truncated: meta.truncated,
+      next_cursor: meta.next,
+      freshness: freshnessOut(meta.freshness, meta.end),
+    };
+  },
+  text(out) {
+    const domain = commonDomain(out.rows.map((r) => r.user));
+    const total = out.totals.credits_consumed;
+    const partial = out.truncated || out.next_cursor !== null ? ' Partial: not every page was read.' : '';
+    const today = out.includes_today ? " Today's figures are partial." : '';
+    const lines = [`Credits ${out.start_date}..${out.end_date}: ${int(total)} consumed by ${int(out.totals.users)} users and service accounts (${int(out.total_rows)} rows; showing ${out.returned_rows}).${partial}${today}`];
+    if (out.totals.by_model) {
+      const models = Object.entries(out.totals.by_model).sort((a, b) => b[1] - a[1]);
+      lines.push(`By model: ${models.map(([m, c]) => `${m} ${int(c)} (${percent(c, total)})`).join(', ')}.`);
+    }
+    if (out.rows.length) {
+      const hasDate = out.rows.some((r) => r.date);
+      const hasModel = out.rows.some((r) => r.model);
+      const columns = [`user${domain ? ` (${domain})` : ''}`, ...(hasDate ? ['date'] : []), ...(hasModel ? ['model'] : []), 'credits', 'share'];
+      lines.push(table(columns, out.rows.map((r) => [shortId(r.user, domain) + (r.kind === 'service_account' ? ' (sa)' : ''), ...(hasDate ? [r.date] : []), ...(hasModel ? [r.model] : []), int(r.credits_consumed), percent(r.credits_consumed, total)])));
+    }
+    if (out.next_cursor) lines.push(`next_cursor: ${out.next_cursor}`);
+    lines.push(freshnessLine(out.freshness));
+    return lines.join('\n');
+  },
+});

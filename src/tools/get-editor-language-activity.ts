@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { METRIC_FIELDS } from '../spec/metrics.js';
+import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
+import { commonDomain, int, percent, shortId, table } from '../format/text.js';
+import type { Freshness } from '../upstream/freshness.js';
+import { identityKey } from '../upstream/merge.js';
+import type { EditorLanguage } from '../upstream/schemas.js';
+import { date, metricFields, identityOf, listInputs, metricsInput, metricValues, nextCursorOf, pageInputs, pagingOut, pickMetrics, sortRows, sumMetrics, tableOut, userMatcher, usersInput, wantsRawPage } from './common.js';
+import { READ_ONLY, defineTool } from './types.js';
+
+const GROUPS = ['editor', 'language', 'editor_language', 'user'] as const;
+
+export const getEditorLanguageActivity = defineTool({
+  name: 'get_editor_language_activity',
+  title: 'Activity by editor and language',
+  description:
+    'Which editors (VS Code, JetBrains, CLI…) and languages were used on one UTC day, and by whom. group_by editor, language, editor_language or user sums the records and counts distinct users; without it, rows are per user/editor/language. ' +
+    'Default: yesterday (arrives ~02:00 UTC the next day); 2 years of history.',
+  input: z.object({
+    date: date.optional().describe('YYYY-MM-DD (UTC); default yesterday'),
+    group_by: z.enum(GROUPS).optional(),
+    metrics: metricsInput,
+    users: usersInput,
+    sort_by: z.enum(['users', ...METRIC_FIELDS]).default('total_messages'),
+    ...listInputs,
+    ...pageInputs,
+  }),
+  output: z.object({
+    date: z.string(),
+    group_by: z.string().nullable(),
+    sort_by: z.string(),
+    metrics: z.array(z.string()),
+    rows: z.array(
+      z.object({
+        editor: z.string().optional(),
+        language: z.string().optional(),
+        user: z.string().optional(),
+        kind: z.enum(['user', 'service_account']).optional(),
+        users: z.number().int().describe('distinct users and service accounts in the row'),
+        values: metricValues,
+      }),
+    ),
+    totals: z.object({ users: z.number().int(), records: z.number().int(), values: metricValues }),
+    ...tableOut,
+    ...pagingOut,
+    freshness: freshnessSchema,
+  }),
+  annotations: READ_ONLY,
+  async run(args, ctx) {
+    let records: EditorLanguage['records'];
+    let meta: { day: string; freshness: Freshness; truncated: boolean; next: string | null };
+    if (wantsRawPage(args)) {
+      const page = (await ctx.client.rawPage('editor-language', { date: args.date, cursor: args.cursor, page_size: args.page_size }, ctx.signal)) as { value: EditorLanguage; freshness: Freshness };
+      records = page.value.records;
+      meta = { day: page.value.metadata.effective_date, freshness: page.freshness, truncated: false, next: nextCursorOf(page.value.pagination) };
+    } else {
+      const answer = await ctx.client.editorLanguage(args.date, { signal: ctx.signal, onProgress: ctx.progress });
+      records = answer.data;
+      meta = { day: answer.start_date, freshness: answer.freshness, truncated: answer.truncated, next: null };
+    }
+    const fields = metricFields(args.metrics, args.sort_by);
+    const match = await userMatcher(args.users, ctx);
+    const chosen = match ? records.filter(match) : records;
+
+    type Row = { editor?: string; language?: string; user?: string; kind?: 'user' | 'service_account'; members: Set<string>; values: Record<string, number> };
+    const groups = new Map<string, Row>();
+    chosen.forEach((r, i) => {
+      const id = identityOf(r);
+      const g = args.group_by;
+      const key = g === 'editor' ? r.editor : g === 'language' ? r.language : g === 'editor_language' ? `${r.editor}\u0000${r.language}` : g === 'user' ? identityKey(r) : String(i);
+      let row = groups.get(key);
+      if (!row) {
+        row = {
+          ...(g !== 'language' && g !== 'user' ? { editor: r.editor } : {}),
+          ...(g !== 'editor' && g !== 'user' ? { language: r.language } : {}),
+          ...(g === 'user' || g === undefined ? id : {}),
+          members: new Set(),
+          values: Object.fromEntries(fields.map((f) => [f, 0])),
+        };
+        groups.set(key, row);
+      }
+      row.members.add(identityKey(r));
+      const picked = pickMetrics(r.metrics, fields);
+      for (const f of fields) row.values[f]! += picked[f]!;
+    });
+    const all = [...groups.values()].map(({ members, ...r }) => ({ ...r, users: members.size }));
+    const sortKey = (r: (typeof all)[number]) => (args.sort_by === 'users' ? r.users : r.values[args.sort_by]!);
+    const sorted = sortRows(all, sortKey, args.order, (r) => `${r.editor ?? ''}|${r.language ?? ''}|${r.user ?? ''}`);
+    const rows = sorted.slice(0, args.limit);
+    return {
+      date: meta.day,
+      group_by: args.group_by ?? null,
+      sort_by: args.sort_by,
+      metrics: fields,
+      rows,
+      totals: { users: new Set(chosen.map(identityKey)).size, records: chosen.length, values: sumMetrics(all.map((r) => r.values), fields) },
+      total_rows: all.length,
+      returned_rows: rows.length,
+      truncated: meta.truncated,
+      next_cursor: meta.next,
+      freshness: freshnessOut(meta.freshness, meta.day),
+    };
+  },
+  text(out) {
+    const shown = out.metrics.filter((m) => out.totals.values[m] !== 0);
+    const lead = shown[0];
+    const domain = commonDomain(out.rows.flatMap((r) => (r.user ? [r.user] : [])));
+    const label = (r: (typeof out.rows)[number]) =>
+      [r.editor, r.language, r.user ? shortId(r.user, domain) + (r.kind === 'service_account' ? ' (sa)' : '') : undefined].filter(Boolean).join(' / ');
+    const partial = out.truncated || out.next_cursor !== null ? ' Partial: not every page was read.' : '';
+    const by = out.group_by ? `by ${out.group_by}` : 'per user, editor and language';
+    const lines = [
+      `Editor/language activity on ${out.date}, ${by}: ${int(out.total_rows)} rows, ${int(out.totals.users)} distinct users; top ${out.returned_rows} by ${out.sort_by}.${partial}`,
+      `Totals: ${shown.map((m) => `${m} ${int(out.totals.values[m]!)}`).join(', ') || 'no activity'}.`,
+    ];
+    if (out.rows.length) {
+      const columns = [out.group_by ?? 'user / editor / language', 'users', ...shown];
+      if (domain) columns[0] += ` (${domain})`;
+      if (lead) columns.push(`share of ${lead}`);
+      lines.push(table(columns, out.rows.map((r) => [label(r), r.users, ...shown.map((m) => r.values[m]), ...(lead ? [percent(r.values[lead]!, out.totals.values[lead]!)] : [])])));
+    }
+    if (out.next_cursor) lines.push(`next_cursor: ${out.next_cursor}`);
+    lines.push(freshnessLine(out.freshness));
+    return lines.join('\n');
+  },
+});

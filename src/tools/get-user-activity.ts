@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import { METRIC_FIELDS } from '../spec/metrics.js';
+import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
+import { commonDomain, int, shortId, table } from '../format/text.js';
+import type { Freshness } from '../upstream/freshness.js';
+import type { UserActivity } from '../upstream/schemas.js';
+import {
+  identityOf,
+  identityOut,
+  listInputs,
+  metricFields,
+  metricsInput,
+  metricValues,
+  nextCursorOf,
+  pageInputs,
+  pagingOut,
+  pickMetrics,
+  rangeArg,
+  rangeInputs,
+  sortRows,
+  sumMetrics,
+  tableOut,
+  userMatcher,
+  usersInput,
+  wantsRawPage,
+} from './common.js';
+import { READ_ONLY, defineTool } from './types.js';
+
+export const getUserActivity = defineTool({
+  name: 'get_user_activity',
+  title: 'Per-user activity',
+  description:
+    'Who used the product most (or least): per user and service account, active days and usage summed over the range, sorted by any metric; totals cover everyone. Users without activity are omitted. ' +
+    'Default: the 7 days ending yesterday. A day arrives ~02:00 UTC the next day; 2 years of history; ranges over 90 days are split.',
+  input: z.object({
+    ...rangeInputs,
+    metrics: metricsInput,
+    users: usersInput,
+    sort_by: z.enum(['active_days', ...METRIC_FIELDS]).default('total_messages'),
+    ...listInputs,
+    ...pageInputs,
+  }),
+  output: z.object({
+    start_date: z.string(),
+    end_date: z.string(),
+    sort_by: z.string(),
+    metrics: z.array(z.string()),
+    rows: z.array(z.object({ ...identityOut, active_days: z.number().int(), values: metricValues })),
+    totals: z.object({ active_user_days: z.number().int(), values: metricValues }),
+    ...tableOut,
+    ...pagingOut,
+    freshness: freshnessSchema,
+  }),
+  annotations: READ_ONLY,
+  async run(args, ctx) {
+    let users: UserActivity['users'];
+    let meta: { start: string; end: string; freshness: Freshness; truncated: boolean; next: string | null };
+    if (wantsRawPage(args)) {
+      const page = (await ctx.client.rawPage('user-activity', { range: rangeArg(args), cursor: args.cursor, page_size: args.page_size }, ctx.signal)) as { value: UserActivity; freshness: Freshness };
+      users = page.value.users;
+      meta = { start: page.value.metadata.effective_start_date, end: page.value.metadata.effective_end_date, freshness: page.freshness, truncated: false, next: nextCursorOf(page.value.pagination) };
+    } else {
+      const answer = await ctx.client.userActivity(rangeArg(args), { signal: ctx.signal, onProgress: ctx.progress });
+      users = answer.data;
+      meta = { start: answer.start_date, end: answer.end_date, freshness: answer.freshness, truncated: answer.truncated, next: null };
+    }
+    const fields = metricFields(args.metrics, args.sort_by);
+    const match = await userMatcher(args.users, ctx);
+    const all = (match ? users.filter(match) : users).map((u) => ({ ...identityOf(u), active_days: u.active_days, values: pickMetrics(u.metrics, fields), sortKey: args.sort_by === 'active_days' ? u.active_days : u.metrics[args.sort_by] }));
+    const sorted = sortRows(all, (r) => r.sortKey, args.order, (r) => r.user);
+    const rows = sorted.slice(0, args.limit).map(({ sortKey: _s, ...r }) => r);
+    return {
+      start_date: meta.start,
+      end_date: meta.end,
+      sort_by: args.sort_by,
+      metrics: fields,
+      rows,
+      totals: { active_user_days: all.reduce((n, r) => n + r.active_days, 0), values: sumMetrics(all.map((r) => r.values), fields) },
+      total_rows: all.length,
+      returned_rows: rows.length,
+      truncated: meta.truncated,
+      next_cursor: meta.next,
+      freshness: freshnessOut(meta.freshness, meta.end),
+    };
+  },
+  text(out) {
+    const shown = out.metrics.filter((m) => out.totals.values[m] !== 0);
+    const domain = commonDomain(out.rows.map((r) => r.user));
+    const partial = out.truncated || out.next_cursor !== null ? ' Partial: not every page was read.' : '';
+    const lines = [
+      `User activity ${out.start_date}..${out.end_date}: ${int(out.total_rows)} active users and service accounts; top ${out.returned_rows} by ${out.sort_by}.${partial}`,
+      `Totals (all ${int(out.total_rows)}): active user-days ${int(out.totals.active_user_days)}, ${shown.map((m) => `${m} ${int(out.totals.values[m]!)}`).join(', ')}.`,
+    ];
+    if (out.rows.length) {
+      lines.push(table([`user${domain ? ` (${domain})` : ''}`, 'days', ...shown], out.rows.map((r) => [shortId(r.user, domain) + (r.kind === 'service_account' ? ' (sa)' : ''), r.active_days, ...shown.map((m) => r.values[m])])));
+    }
+    if (out.next_cursor) lines.push(`next_cursor: ${out.next_cursor}`);
+    lines.push(freshnessLine(out.freshness));
+    return lines.join('\n');
+  },
+});

@@ -1,0 +1,23 @@
+import { getActiveUserCounts } from './get-active-user-counts.js';
+import { getBudgetOverrides } from './get-budget-overrides.js';
+import { getChangelog } from './get-changelog.js';
+import { getCostAnalytics } from './get-cost-analytics.js';
+import { getCreditUsage } from './get-credit-usage.js';
+import { getDailyUsage } from './get-daily-usage.js';
+import { getEditorLanguageActivity } from './get-editor-language-activity.js';
+import { getUserActivity } from './get-user-activity.js';
+import { listActiveUsers } from './list-active-users.js';
+import type { ToolDef } from './types.js';
+
+/** Every tool, in the order tools/list shows them. Names and arguments are public API. */
+export const TOOLS: ToolDef[] = [
+  getActiveUserCounts,
+  listActiveUsers,
+  getDailyUsage,
+  getUserActivity,
+  getEditorLanguageActivity,
+  getCreditUsage,
+  getCostAnalytics,
+  getBudgetOverrides,
+  getChangelog,
+] as unknown as ToolDef[];

@@ -1,0 +1,49 @@
+import type { z } from 'zod';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+import type { Pseudonymizer } from '../pii.js';
+import type { AnalyticsClient } from '../upstream/client.js';
+import type { Progress } from '../upstream/pagination.js';
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+/** What a tool handler may use. Nothing of MCP leaks in: the server adapts these. */
+export interface ToolContext {
+  client: AnalyticsClient;
+  config: Config;
+  pii: Pseudonymizer;
+  log: Logger;
+  signal: AbortSignal;
+  /** Reports paging progress; the server forwards it as notifications/progress when the client asked. */
+  progress: (p: Progress) => void;
+  /** Resolves a user-supplied email or pseudonym to the real email. */
+  resolveEmail: (text: string) => Promise<string>;
+  /** Asks the user to confirm (form elicitation) when the client supports it; undefined when it cannot ask. */
+  confirm?: (message: string) => Promise<'accept' | 'decline' | 'cancel'>;
+}
+
+/** A tool as data: its public contract and a handler that returns the structured answer. */
+export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  /** Writes upstream state: hidden in read-only mode. */
+  writes?: boolean;
+  run(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
+  /** The compact text a model reads, derived from the structured answer. */
+  text(out: z.output<O>): string;
+}
+
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDef<I, O>): ToolDef<I, O> {
+  return def;
+}

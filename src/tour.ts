@@ -1,0 +1,41 @@
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { configSchema } from './config.js';
+import { createRuntime } from './main.js';
+import { createServer } from './server.js';
+
+const QUESTIONS: Array<[string, string, Record<string, unknown>]> = [
+  ['Who used the most credits in the last 30 days?', 'get_credit_usage', { range: 'last_30_days', limit: 10 }],
+  ['How did daily active users develop over 90 days?', 'get_active_user_counts', { range: 'last_90_days' }],
+  ['What did each model cost last month?', 'get_cost_analytics', { range: 'previous_month', group_by: ['resource'] }],
+  ['Which editors were most used yesterday?', 'get_editor_language_activity', { group_by: 'editor' }],
+  ['Which budget overrides are set?', 'get_budget_overrides', { limit: 10 }],
+];
+
+/** A guided run: the embedded simulator, the real server, a real MCP client, five typical questions. */
+export async function runTour(print: (line: string) => void): Promise<void> {
+  const runtime = await createRuntime(configSchema.parse({ demo: true, logLevel: 'warn' }));
+  const server = createServer(runtime);
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'org-analytics-mcp tour', version: '1.0.0' });
+  await client.connect(clientSide);
+  try {
+    const { tools } = await client.listTools();
+    print(`org-analytics-mcp: ${tools.length} tools against a simulated organization of ${runtime.simulator!.state.org.identities.length} identities (${runtime.simulator!.url})\n`);
+    for (const t of tools) print(`  ${t.name.padEnd(30)} ${t.title ?? ''}`);
+    for (const [question, name, args] of QUESTIONS) {
+      print(`\n> ${question}\n  ${name} ${JSON.stringify(args)}`);
+      const result = await client.callTool({ name, arguments: args });
+      const text = (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
+      print(text.split('\n').map((l) => `  ${l}`).join('\n'));
+    }
+    print(`
+Connect an assistant to the same demo: org-analytics-mcp --demo (stdio). For example:
+  claude mcp add org-analytics -- npx -y org-analytics-mcp --demo
+Against your organization: set ANALYTICS_API_TOKEN and ANALYTICS_BASE_URL and drop --demo. See README.md.`);
+  } finally {
+    await client.close();
+    await runtime.close();
+  }
+}
