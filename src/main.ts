@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { createAuditSink, type AuditSink } from './audit.js';
 import { loadConfig, type Config } from './config.js';
 import { createLogger, secretScrubber, type Logger } from './logger.js';
 import { Pseudonymizer } from './pii.js';
@@ -12,6 +13,7 @@ export interface Runtime {
   client: AnalyticsClient;
   log: Logger;
   pii: Pseudonymizer;
+  audit: AuditSink;
   simulator?: Simulator;
   close(): Promise<void>;
 }
@@ -35,6 +37,7 @@ export async function createRuntime(config: Config, options: { simulatorUsers?: 
     client,
     log,
     pii,
+    audit: createAuditSink(pii, config.auditLog),
     simulator,
     close: async () => {
       await client.close();
@@ -46,13 +49,13 @@ export async function createRuntime(config: Config, options: { simulatorUsers?: 
 export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadConfig(argv, env);
   const runtime = await createRuntime(config);
-  const server = createServer(runtime);
   if (config.transport === 'http') {
     const { serveHttp } = await import('./transports/http.js');
-    const url = await serveHttp(() => createServer(runtime), config, runtime.log);
-    runtime.log.info('serving MCP over Streamable HTTP', { url });
+    const { url } = await serveHttp(() => createServer(runtime), config, runtime.log);
+    runtime.log.info('serving MCP over Streamable HTTP', { url, demo: config.demo });
+    process.stderr.write(`org-analytics-mcp: MCP over Streamable HTTP at ${url}\n`);
     return;
   }
-  await serveStdio(server, runtime.close);
+  serveStdio(() => createServer(runtime), runtime.log, runtime.close);
   runtime.log.info('serving MCP on stdio', { demo: config.demo, readOnly: config.readOnly, pii: config.pii, simulator: runtime.simulator?.url });
 }

@@ -1,12 +1,16 @@
-import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import { createHmac, randomBytes } from 'node:crypto';
+import { CLIENT_CAPABILITIES_META_KEY, McpServer, inputRequired, inputResponse, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { AuditSink } from './audit.js';
 import type { Config } from './config.js';
 import type { Logger } from './logger.js';
 import type { Pseudonymizer } from './pii.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerChangelogResource } from './resources/changelog.js';
 import { toolErrorMessage } from './tool-errors.js';
+import { compactSchema } from './tools/compact-schema.js';
 import { TOOLS } from './tools/index.js';
-import type { ToolContext, ToolDef } from './tools/types.js';
+import { ConfirmationNeeded, type ToolContext, type ToolDef } from './tools/types.js';
 import type { AnalyticsClient } from './upstream/client.js';
 import { InvalidArgumentError, isUpstreamError } from './upstream/errors.js';
 import type { Progress } from './upstream/pagination.js';
@@ -17,6 +21,7 @@ export interface ServerDeps {
   config: Config;
   log: Logger;
   pii: Pseudonymizer;
+  audit: AuditSink;
   tools?: ToolDef[];
 }
 
@@ -27,13 +32,13 @@ const INSTRUCTIONS =
 /** Builds the MCP server: every tool, the changelog resource and the prompts, with one error boundary. */
 export function createServer(deps: ServerDeps): McpServer {
   const server = new McpServer({ name: 'org-analytics-mcp', title: 'Org Analytics', version: VERSION }, { instructions: INSTRUCTIONS });
-  const directory = new Directory(deps);
+  const directory = directoryOf(deps);
   for (const def of deps.tools ?? TOOLS) {
     if (def.writes && deps.config.readOnly) continue;
     server.registerTool(
       def.name,
-      { title: def.title, description: def.description, inputSchema: def.input, outputSchema: def.output, annotations: def.annotations },
-      (args: unknown, ctx: ServerContext) => runTool(def, args, ctx, deps, directory),
+      { title: def.title, description: def.description, inputSchema: compactSchema(def.input, 'input'), outputSchema: compactSchema(def.output, 'output'), annotations: def.annotations },
+      (args: unknown, ctx: ServerContext) => runTool(server, def, args, ctx, deps, directory),
     );
   }
   registerChangelogResource(server, deps.client);
@@ -41,7 +46,7 @@ export function createServer(deps: ServerDeps): McpServer {
   return server;
 }
 
-async function runTool(def: ToolDef, args: unknown, ctx: ServerContext, deps: ServerDeps, directory: Directory) {
+async function runTool(server: McpServer, def: ToolDef, args: unknown, ctx: ServerContext, deps: ServerDeps, directory: Directory) {
   const started = Date.now();
   const token = ctx.mcpReq._meta?.progressToken;
   let reported = 0;
@@ -60,16 +65,65 @@ async function runTool(def: ToolDef, args: unknown, ctx: ServerContext, deps: Se
     signal: ctx.mcpReq.signal,
     progress,
     resolveEmail: (text) => directory.resolve(text, ctx.mcpReq.signal),
+    audit: deps.audit,
+    confirmation: def.writes && deps.config.confirmWrites === 'auto' && canElicit(server, ctx) ? confirmationOf(ctx) : undefined,
   };
   try {
     const out = deps.pii.value(await def.run(args as never, toolCtx));
     deps.log.debug('tool done', { tool: def.name, ms: Date.now() - started });
-    return { content: [{ type: 'text' as const, text: deps.pii.text(def.text(out)) }], structuredContent: out as Record<string, unknown> };
+    const text = deps.pii.text(def.text(out));
+    return { content: [{ type: 'text' as const, text }], structuredContent: out as Record<string, unknown>, ...(def.isError?.(out) ? { isError: true } : {}) };
   } catch (error) {
+    if (error instanceof ConfirmationNeeded) {
+      deps.log.info('asking the user to confirm', { tool: def.name });
+      return inputRequired({
+        inputRequests: { confirm: inputRequired.elicit({ message: deps.pii.text(error.message), requestedSchema: CONFIRM }) },
+        requestState: signState(error.digest),
+      });
+    }
     const level = isUpstreamError(error) ? 'info' : 'error';
     deps.log[level]('tool failed', { tool: def.name, ms: Date.now() - started, error: error instanceof Error ? error.message : String(error), ...(level === 'error' && error instanceof Error ? { stack: error.stack } : {}) });
     return { content: [{ type: 'text' as const, text: deps.pii.text(toolErrorMessage(error)) }], isError: true };
   }
+}
+
+const CONFIRM = z.object({ confirm: z.boolean().describe('Apply these changes') });
+/** Signs the digest of what the user is asked to approve: request state comes back from the client and must not be trusted. */
+const STATE_KEY = randomBytes(32);
+const signState = (digest: string) => `${digest}.${createHmac('sha256', STATE_KEY).update(digest).digest('hex')}`;
+const verifyState = (state: unknown) => {
+  if (typeof state !== 'string') return undefined;
+  const [digest, mac] = state.split('.');
+  return digest && mac && signState(digest) === state ? digest : undefined;
+};
+
+/** Whether the client can show a form: per request on 2026-07-28, from initialize on 2025-era connections. */
+function canElicit(server: McpServer, ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const caps = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.server.getClientCapabilities();
+  return caps?.elicitation !== undefined;
+}
+
+function confirmationOf(ctx: ServerContext): NonNullable<ToolContext['confirmation']> {
+  return {
+    answer(digest) {
+      const view = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+      if (view.kind !== 'elicit') return 'missing';
+      if (view.action === 'decline') return 'declined';
+      if (view.action === 'cancel') return 'cancelled';
+      if (view.content?.confirm !== true) return 'declined';
+      // The answer approves the change it was asked about, not whatever the overrides look like now.
+      return verifyState(ctx.mcpReq.requestState()) === digest ? 'accepted' : 'stale';
+    },
+  };
+}
+
+const directories = new WeakMap<ServerDeps, Directory>();
+/** One directory per set of deps: every server instance built from them (one per connection) shares it. */
+function directoryOf(deps: ServerDeps): Directory {
+  let d = directories.get(deps);
+  if (!d) directories.set(deps, (d = new Directory(deps)));
+  return d;
 }
 
 /**

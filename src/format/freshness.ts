@@ -2,7 +2,7 @@ import type { Freshness } from '../upstream/freshness.js';
 import { z } from 'zod';
 
 export const freshnessSchema = z.object({
-  data_through: z.string().describe('latest day included (UTC)'),
+  data_through: z.string(),
   fetched_at: z.string(),
   from_cache: z.boolean(),
   next_refresh_at: z.string().nullable(),

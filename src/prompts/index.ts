@@ -1,8 +1,10 @@
-import type { McpServer } from '@modelcontextprotocol/server';
+import { completable, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { NAMED_RANGES } from '../upstream/dates.js';
 
-const rangeArg = z.object({ range: z.enum(NAMED_RANGES).optional().describe('e.g. last_30_days (default) or previous_month') });
+const rangeArg = z.object({
+  range: completable(z.enum(NAMED_RANGES).optional().describe('e.g. last_30_days or previous_month'), (value) => NAMED_RANGES.filter((r) => r.startsWith(value ?? ''))),
+});
 const user = (text: string) => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] });
 
 /** Short user-invoked templates that lead the assistant to the right tools. */

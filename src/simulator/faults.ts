@@ -9,11 +9,14 @@ export interface FaultSpec {
   count?: number;
   /** For kind '429': send this Retry-After (seconds). */
   retryAfterSeconds?: number;
+  /** Let this many matching requests through untouched first (to fail, say, the second chunk of a write). */
+  skip?: number;
 }
 
 interface Armed {
   spec: FaultSpec;
   remaining: number;
+  skip: number;
 }
 
 /** Queued faults: the next N requests to a path answer with the fault instead of normally. */
@@ -24,12 +27,16 @@ export class Faults {
     const count = spec.count ?? 1;
     if (!FAULT_KINDS.includes(spec.kind)) throw new Error(`Unknown fault kind '${spec.kind}'; use one of ${FAULT_KINDS.join(', ')}.`);
     if (!Number.isInteger(count) || count < 1) throw new Error('count must be a positive integer.');
-    this.armed.push({ spec, remaining: count });
+    this.armed.push({ spec, remaining: count, skip: spec.skip ?? 0 });
   }
 
   take(path: string): FaultSpec | undefined {
     const hit = this.armed.find((a) => a.spec.path === path || a.spec.path === '*');
     if (!hit) return undefined;
+    if (hit.skip > 0) {
+      hit.skip -= 1;
+      return undefined;
+    }
     hit.remaining -= 1;
     if (hit.remaining === 0) this.armed = this.armed.filter((a) => a !== hit);
     return hit.spec;

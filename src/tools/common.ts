@@ -6,10 +6,11 @@ import type { Metrics } from '../upstream/schemas.js';
 import type { ToolContext } from './types.js';
 
 /** Input fields shared by the tools: short descriptions, because every model reads them on every turn. */
-export const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'use YYYY-MM-DD');
+// A refinement, not a regex: the format is in the description, and tools/list stays shorter.
+export const date = z.string().refine((v) => /^\d{4}-\d{2}-\d{2}$/.test(v), 'use YYYY-MM-DD');
 export const rangeInputs = {
-  start_date: date.optional().describe('YYYY-MM-DD (UTC), inclusive'),
-  end_date: date.optional().describe('YYYY-MM-DD (UTC), inclusive'),
+  start_date: date.optional().describe('YYYY-MM-DD, UTC'),
+  end_date: date.optional().describe('YYYY-MM-DD, UTC, inclusive'),
   range: z.enum(NAMED_RANGES).optional().describe('instead of dates; resolved in UTC'),
 };
 export const listInputs = {
@@ -22,15 +23,25 @@ export const pageInputs = {
   page_size: z.number().int().min(1).optional().describe('with cursor, or alone for a first raw page'),
 };
 export const metricEnum = z.enum(METRIC_FIELDS);
+/** Sorting by a metric: validated here, described (not enumerated) in tools/list, since `metrics` lists the names. */
+export function sortByInput<const E extends readonly string[]>(extra: E, fallback: string) {
+  const allowed: readonly string[] = [...extra, ...METRIC_FIELDS];
+  return z
+    .string()
+    .refine((v) => allowed.includes(v), { message: `use ${extra.join(', ')} or a metric field name` })
+    .default(fallback)
+    .describe(`${extra.join(', ')} or any metric field`);
+}
 export const metricsInput = z.array(metricEnum).min(1).optional().describe('metric fields to include (default: a core five)');
 export const DEFAULT_METRICS: MetricField[] = ['total_messages', 'total_tool_calls', 'total_modified_lines_of_code', 'completions_accepted', 'chat_messages'];
 
 /** Output pieces. */
-export const identityOut = { user: z.string().describe('email or service-account name'), kind: z.enum(['user', 'service_account']) };
+export const identityOut = { user: z.string(), kind: z.enum(['user', 'service_account']) };
 export const tableOut = {
   total_rows: z.number().int(),
   returned_rows: z.number().int(),
-  truncated: z.boolean().describe('true if a paging cap stopped before all upstream data was read'),
+  /** True when a paging cap stopped before all upstream data was read. */
+  truncated: z.boolean(),
 };
 export const metricValues = z.record(z.string(), z.number());
 
@@ -88,9 +99,8 @@ export function wantsRawPage(args: { cursor?: string; page_size?: number }): boo
   return args.cursor !== undefined || args.page_size !== undefined;
 }
 
-export const pagingOut = {
-  next_cursor: z.string().nullable().describe('raw-page mode: pass back as cursor for the next page'),
-};
+/** In raw-page mode, the cursor of the next page. */
+export const pagingOut = { next_cursor: z.string().nullable() };
 
 export function nextCursorOf(p: { has_more: boolean; next_cursor?: string }): string | null {
   return p.has_more && p.next_cursor ? p.next_cursor : null;

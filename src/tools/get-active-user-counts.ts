@@ -10,8 +10,8 @@ export const getActiveUserCounts = defineTool({
   name: 'get_active_user_counts',
   title: 'Daily active user counts',
   description:
-    'How many people used the product each day (unique active users and service accounts per UTC day), with average, weekday/weekend, peak and trend. ' +
-    'Default: the 7 days ending yesterday. Data for a day arrives ~02:00 UTC the next day; the latest day is yesterday; history goes back 2 years. Ranges over 90 days are split automatically.',
+    'Daily active users (people and service accounts per UTC day) with average, weekday/weekend split, peak and weekly trend. ' +
+    'Default: the 7 days ending yesterday. A day arrives ~02:00 UTC the next day; 2 years of history; ranges over 90 days are split.',
   input: z.object(rangeInputs),
   output: z.object({
     start_date: z.string(),

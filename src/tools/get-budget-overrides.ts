@@ -8,8 +8,8 @@ export const getBudgetOverrides = defineTool({
   name: 'get_budget_overrides',
   title: 'Budget overrides',
   description:
-    "Which users and service accounts have a custom monthly budget (an override of the organization's default per-user limit), and its limit. Read in real time, never cached; only overrides of the billing plan's resource are returned. " +
-    'Naming an unknown email or service account is an error listing all unknown ones.',
+    "Who has a custom monthly budget (an override of the default per-user limit) and its limit. Read in real time, never cached; only the billing plan's resource. " +
+    'Unknown emails or service accounts are an error that lists them.',
   input: z.object({
     user_emails: z.array(z.string().min(1)).max(1000).optional(),
     service_account_names: z.array(z.string().min(1)).max(1000).optional(),

@@ -12,19 +12,28 @@ import { READ_ONLY, defineTool } from './types.js';
 const SHORT = { product: 'COST_ANALYTICS_GROUP_BY_PRODUCT', resource: 'COST_ANALYTICS_GROUP_BY_RESOURCE', user: 'COST_ANALYTICS_GROUP_BY_USER', byok_status: 'COST_ANALYTICS_GROUP_BY_BYOK_STATUS', expert: 'COST_ANALYTICS_GROUP_BY_EXPERT' } as const;
 const MONEY = ['billed_amount_usd', 'estimated_customer_cost_usd', 'base_cost_usd', 'surcharge_usd', 'credits_consumed'] as const;
 const TOKENS = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens'] as const;
-const count = z.union([z.number(), z.string()]).describe('a number, or a decimal string above 2^53-1');
-const costOut = z.object({ ...Object.fromEntries(MONEY.map((k) => [k, z.string()])), ...Object.fromEntries(TOKENS.map((k) => [k, count])) } as Record<(typeof MONEY)[number], z.ZodString> & Record<(typeof TOKENS)[number], typeof count>);
+/** Token counts: a number, or a decimal string above 2^53-1. */
+const count = z.union([z.number(), z.string()]);
+// Registered with an id, so the rows and the totals share one definition in the output schema.
+const costOut = z
+  .object({ ...Object.fromEntries(MONEY.map((k) => [k, z.string()])), ...Object.fromEntries(TOKENS.map((k) => [k, count])) } as Record<(typeof MONEY)[number], z.ZodString> & Record<(typeof TOKENS)[number], typeof count>)
+  .meta({ id: 'CostMetrics' });
 const strings = z.array(z.string().min(1)).max(1000).optional();
 
 export const getCostAnalytics = defineTool({
   name: 'get_cost_analytics',
   title: 'Cost and token analytics',
   description:
-    'What usage cost: billed USD, estimated customer cost, base cost, surcharge, credits and tokens, grouped by product, resource (model), user, byok_status or expert, in total or per day; exact decimal sums. ' +
-    'Default: the 7 days ending yesterday (data ~02:00 UTC the next day); 2 years of history; ranges over 90 days are split.',
+    'What usage cost: billed and estimated USD, base cost, surcharge, credits and tokens, by product, model, user, key type or expert, in total or per day; exact sums. ' +
+    'Default: the 7 days ending yesterday (a day arrives ~02:00 UTC the next day); 2 years of history; ranges over 90 days are split.',
   input: z.object({
     ...rangeInputs,
-    group_by: z.array(z.enum([...(Object.keys(SHORT) as Array<keyof typeof SHORT>), ...GROUP_BY_KEYS])).max(5).optional().describe('several combine'),
+    // Full COST_ANALYTICS_GROUP_BY_* names are accepted too, without spelling them out in tools/list.
+    group_by: z
+      .array(z.string().refine((g) => g in SHORT || (GROUP_BY_KEYS as readonly string[]).includes(g), { message: `use ${Object.keys(SHORT).join(', ')}` }))
+      .max(5)
+      .optional()
+      .describe('product, resource, user, byok_status, expert (or the full COST_ANALYTICS_GROUP_BY_* names); several combine'),
     granularity: z.enum(['total', 'day']).default('total'),
     filters: z.object({ user_emails: strings, service_account_names: strings, product_names: strings, resource_names: strings, expert_ids: strings }).strict().optional(),
     sort_by: z.enum([...MONEY, ...TOKENS, 'date']).default('billed_amount_usd'),

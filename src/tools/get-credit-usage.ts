@@ -12,8 +12,8 @@ export const getCreditUsage = defineTool({
   name: 'get_credit_usage',
   title: 'Credit usage by user',
   description:
-    'Who consumed the most credits: per user and service account, optionally per day (by_date) and per model (by_model), sorted; totals cover everyone. ' +
-    'Refreshed about every 90 minutes and may include today (partial). Default: the 7 days ending yesterday; ranges over 90 days are split.',
+    'Who consumed the most credits: per person and service account, optionally per day and per model, sorted; totals cover everyone. ' +
+    'Refreshed about every 90 minutes; may include today (partial). Default: the 7 days ending yesterday; ranges over 90 days are split.',
   input: z.object({
     ...rangeInputs,
     by_date: z.boolean().default(false),

@@ -8,8 +8,8 @@ export const getDailyUsage = defineTool({
   name: 'get_daily_usage',
   title: 'Daily usage totals',
   description:
-    'Organization-wide usage per UTC day: messages, tool calls, lines of code, completions, chat, IDE/CLI agent activity (pick fields with `metrics`). Days without activity are omitted. ' +
-    'Default: the 7 days ending yesterday. A day arrives ~02:00 UTC the next day; 2 years of history; ranges over 90 days are split automatically.',
+    'Organization-wide usage per UTC day (messages, tool calls, lines of code, completions, agent activity; choose with `metrics`) and totals. ' +
+    'Default: the 7 days ending yesterday. A day arrives ~02:00 UTC the next day; 2 years of history; ranges over 90 days are split.',
   input: z.object({ ...rangeInputs, metrics: metricsInput }),
   output: z.object({
     start_date: z.string(),

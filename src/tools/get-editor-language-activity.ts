@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { METRIC_FIELDS } from '../spec/metrics.js';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
 import { commonDomain, int, percent, shortId, table } from '../format/text.js';
 import type { Freshness } from '../upstream/freshness.js';
 import { identityKey } from '../upstream/merge.js';
 import type { EditorLanguage } from '../upstream/schemas.js';
-import { date, metricFields, identityOf, listInputs, metricsInput, metricValues, nextCursorOf, pageInputs, pagingOut, pickMetrics, sortRows, sumMetrics, tableOut, userMatcher, usersInput, wantsRawPage } from './common.js';
+import { date, metricFields, sortByInput, identityOf, listInputs, metricsInput, metricValues, nextCursorOf, pageInputs, pagingOut, pickMetrics, sortRows, sumMetrics, tableOut, userMatcher, usersInput, wantsRawPage } from './common.js';
 import { READ_ONLY, defineTool } from './types.js';
 
 const GROUPS = ['editor', 'language', 'editor_language', 'user'] as const;
@@ -14,14 +13,14 @@ export const getEditorLanguageActivity = defineTool({
   name: 'get_editor_language_activity',
   title: 'Activity by editor and language',
   description:
-    'Which editors (VS Code, JetBrains, CLI…) and languages were used on one UTC day, and by whom. group_by editor, language, editor_language or user sums the records and counts distinct users; without it, rows are per user/editor/language. ' +
-    'Default: yesterday (arrives ~02:00 UTC the next day); 2 years of history.',
+    'Which editors (VS Code, JetBrains, CLI…) and languages were used on one UTC day, by how many people; group_by sums, else rows are per user/editor/language. ' +
+    'Default: yesterday (a day arrives ~02:00 UTC the next day); 2 years of history.',
   input: z.object({
     date: date.optional().describe('YYYY-MM-DD (UTC); default yesterday'),
     group_by: z.enum(GROUPS).optional(),
     metrics: metricsInput,
     users: usersInput,
-    sort_by: z.enum(['users', ...METRIC_FIELDS]).default('total_messages'),
+    sort_by: sortByInput(['users'], 'total_messages'),
     ...listInputs,
     ...pageInputs,
   }),

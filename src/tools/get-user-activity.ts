@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { METRIC_FIELDS } from '../spec/metrics.js';
+import type { MetricField } from '../spec/metrics.js';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
 import { commonDomain, int, shortId, table } from '../format/text.js';
 import type { Freshness } from '../upstream/freshness.js';
@@ -8,6 +8,7 @@ import {
   identityOf,
   identityOut,
   listInputs,
+  sortByInput,
   metricFields,
   metricsInput,
   metricValues,
@@ -30,13 +31,13 @@ export const getUserActivity = defineTool({
   name: 'get_user_activity',
   title: 'Per-user activity',
   description:
-    'Who used the product most (or least): per user and service account, active days and usage summed over the range, sorted by any metric; totals cover everyone. Users without activity are omitted. ' +
+    'Who used the product most or least: per person and service account, active days and usage over the range, sorted by any metric; totals cover everyone. ' +
     'Default: the 7 days ending yesterday. A day arrives ~02:00 UTC the next day; 2 years of history; ranges over 90 days are split.',
   input: z.object({
     ...rangeInputs,
     metrics: metricsInput,
     users: usersInput,
-    sort_by: z.enum(['active_days', ...METRIC_FIELDS]).default('total_messages'),
+    sort_by: sortByInput(['active_days'], 'total_messages'),
     ...listInputs,
     ...pageInputs,
   }),
@@ -66,7 +67,7 @@ export const getUserActivity = defineTool({
     }
     const fields = metricFields(args.metrics, args.sort_by);
     const match = await userMatcher(args.users, ctx);
-    const all = (match ? users.filter(match) : users).map((u) => ({ ...identityOf(u), active_days: u.active_days, values: pickMetrics(u.metrics, fields), sortKey: args.sort_by === 'active_days' ? u.active_days : u.metrics[args.sort_by] }));
+    const all = (match ? users.filter(match) : users).map((u) => ({ ...identityOf(u), active_days: u.active_days, values: pickMetrics(u.metrics, fields), sortKey: args.sort_by === 'active_days' ? u.active_days : u.metrics[args.sort_by as MetricField] }));
     const sorted = sortRows(all, (r) => r.sortKey, args.order, (r) => r.user);
     const rows = sorted.slice(0, args.limit).map(({ sortKey: _s, ...r }) => r);
     return {

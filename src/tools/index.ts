@@ -7,6 +7,7 @@ import { getDailyUsage } from './get-daily-usage.js';
 import { getEditorLanguageActivity } from './get-editor-language-activity.js';
 import { getUserActivity } from './get-user-activity.js';
 import { listActiveUsers } from './list-active-users.js';
+import { setBudgetOverrides } from './set-budget-overrides.js';
 import type { ToolDef } from './types.js';
 
 /** Every tool, in the order tools/list shows them. Names and arguments are public API. */
@@ -19,5 +20,6 @@ export const TOOLS: ToolDef[] = [
   getCreditUsage,
   getCostAnalytics,
   getBudgetOverrides,
+  setBudgetOverrides,
   getChangelog,
 ] as unknown as ToolDef[];

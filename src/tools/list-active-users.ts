@@ -10,8 +10,7 @@ export const listActiveUsers = defineTool({
   name: 'list_active_users',
   title: 'Active users on a day',
   description:
-    'Who was active on one UTC day (users and service accounts), alphabetically. Default: yesterday, the latest day with data (it arrives ~02:00 UTC the next day); history goes back 2 years. ' +
-    'Counts cover everyone; `users` checks specific people.',
+    'Who was active on one UTC day, alphabetically; `users` checks specific people. Default: yesterday (a day arrives ~02:00 UTC the next day); 2 years of history.',
   input: z.object({ date: date.optional().describe('YYYY-MM-DD (UTC); default yesterday'), users: usersInput, ...listInputs, order: listInputs.order.default('asc'), ...pageInputs }),
   output: z.object({
     date: z.string(),

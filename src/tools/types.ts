@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { AuditSink } from '../audit.js';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Pseudonymizer } from '../pii.js';
@@ -23,8 +24,25 @@ export interface ToolContext {
   progress: (p: Progress) => void;
   /** Resolves a user-supplied email or pseudonym to the real email. */
   resolveEmail: (text: string) => Promise<string>;
-  /** Asks the user to confirm (form elicitation) when the client supports it; undefined when it cannot ask. */
-  confirm?: (message: string) => Promise<'accept' | 'decline' | 'cancel'>;
+  /**
+   * The user's answer to a confirmation this call asked for, when the server may ask (the client can
+   * show a form and --confirm-writes is auto); undefined when it cannot ask. 'missing' (not asked yet)
+   * and 'stale' (asked about a different change) mean: throw ConfirmationNeeded.
+   */
+  confirmation?: { answer(digest: string): 'accepted' | 'declined' | 'cancelled' | 'missing' | 'stale' };
+  /** Records budget changes that were sent upstream. */
+  audit: AuditSink;
+}
+
+/** Thrown by a handler to ask the user before writing; the server turns it into an input-required result. */
+export class ConfirmationNeeded extends Error {
+  constructor(
+    message: string,
+    /** Identifies exactly what the user is asked to approve; the answer only counts for the same digest. */
+    readonly digest: string,
+  ) {
+    super(message);
+  }
 }
 
 /** A tool as data: its public contract and a handler that returns the structured answer. */
@@ -40,6 +58,8 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   run(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
   /** The compact text a model reads, derived from the structured answer. */
   text(out: z.output<O>): string;
+  /** Whether this answer reports a failure (it still carries its structured content). */
+  isError?(out: z.output<O>): boolean;
 }
 
 export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };

@@ -1,0 +1,44 @@
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
+
+type Json = Record<string, unknown>;
+
+const SAFE = Number.MAX_SAFE_INTEGER;
+
+/**
+ * Drops what every model pays for on every turn and nobody needs: `$schema`, the ±2^53 bounds zod
+ * writes on every integer and `propertyNames: {type: string}` on records. Output schemas keep their
+ * types but lose `additionalProperties: false` and `required`: they describe what a field holds, and
+ * the server checks the full contract with zod before anything is sent.
+ */
+function strip(node: unknown, output: boolean, root = true): unknown {
+  if (Array.isArray(node)) return node.map((n) => strip(n, output, false));
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node as Json)) {
+    if (root && k === '$schema') continue;
+    if ((k === 'minimum' && v === -SAFE) || (k === 'maximum' && v === SAFE)) continue;
+    if (k === 'propertyNames' && JSON.stringify(v) === '{"type":"string"}') continue;
+    if (output && ((k === 'additionalProperties' && v === false) || k === 'required')) continue;
+    out[k] = strip(v, output, false);
+  }
+  return out;
+}
+
+/**
+ * The zod schema with a leaner JSON Schema for tools/list; validation is zod's, unchanged. The tool list
+ * is read on every turn, so its bytes are context every conversation pays for.
+ */
+export function compactSchema<T extends z.ZodType>(schema: T, kind: 'input' | 'output'): StandardSchemaWithJSON<z.input<T>, z.output<T>> {
+  const std = (schema as unknown as StandardSchemaWithJSON<z.input<T>, z.output<T>>)['~standard'];
+  const output = kind === 'output';
+  return {
+    '~standard': {
+      ...std,
+      jsonSchema: {
+        input: (options) => strip(std.jsonSchema.input(options), output) as Json,
+        output: (options) => strip(std.jsonSchema.output(options), output) as Json,
+      },
+    },
+  };
+}

@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod';
+import { MAX_OVERRIDES_PER_SET } from '../spec/limits.js';
+import type { BillingPlan } from '../spec/enums.js';
+import { commonDomain, int, shortId } from '../format/text.js';
+import { isUpstreamError } from '../upstream/errors.js';
+import { identityKey } from '../upstream/merge.js';
+import type { Override } from '../upstream/schemas.js';
+import { toolErrorMessage } from '../tool-errors.js';
+import { periodInput, resourceInput, shortResource } from './budget-common.js';
+import { planChanges, type PlannedEntry } from './budget-plan.js';
+import { ConfirmationNeeded, defineTool, type ToolContext } from './types.js';
+
+const WRITES = new Set(['new', 'changed', 'cleared']);
+const STATUS = ['new', 'changed', 'cleared', 'unchanged', 'invalid', 'unknown_identity', 'applied', 'failed', 'not_sent', 'outcome_unknown'] as const;
+
+const entryInput = z.object({
+  user_email: z.string().optional(),
+  service_account_name: z.string().optional(),
+  limit: z.union([z.string(), z.number(), z.null()]).describe('positive integer (string for more than 15 digits); null or "" clears'),
+  resource: resourceInput.optional().describe('default: the billing plan'),
+  period: periodInput.optional(),
+});
+
+export const setBudgetOverrides = defineTool({
+  name: 'set_budget_overrides',
+  title: 'Set budget overrides',
+  description:
+    'Sets, changes or clears per-user monthly budget limits. Use dry_run first: it shows each change (new, changed before→after, cleared, unchanged, invalid) and writes nothing. ' +
+    'Invalid entries are never sent; valid ones are applied even if others fail; every entry is accounted for. The user may be asked to confirm. Takes effect in real time.',
+  input: z.object({ overrides: z.array(entryInput).min(1).max(50_000), dry_run: z.boolean().default(false) }),
+  output: z.object({
+    dry_run: z.boolean(),
+    resource: z.string().nullable(),
+    confirmation: z.enum(['accepted', 'declined', 'cancelled', 'not_asked']),
+    complete: z.boolean(),
+    counts: z.record(z.string(), z.number().int()),
+    entries: z.array(
+      z.object({
+        index: z.number().int(),
+        user: z.string(),
+        kind: z.enum(['user', 'service_account']),
+        resource: z.string().nullable(),
+        before: z.string().nullable(),
+        after: z.string(),
+        status: z.enum(STATUS),
+        reason: z.string().optional(),
+      }),
+    ),
+    chunks: z.array(z.object({ entries: z.number().int(), outcome: z.enum(['applied', 'failed', 'not_sent', 'outcome_unknown']), error: z.string().optional() })),
+  }),
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+  writes: true,
+  async run(args, ctx) {
+    const plan = await billingPlan(ctx, args.overrides.some((o) => o.resource === undefined));
+    const planned = await planChanges(args.overrides, plan, ctx);
+    const writes = planned.filter((p) => WRITES.has(p.status));
+    const result = (confirmation: 'accepted' | 'declined' | 'cancelled' | 'not_asked', chunks: Chunk[] = []) => output(args.dry_run, plan, confirmation, planned, chunks);
+    if (args.dry_run || writes.length === 0) return result('not_asked');
+
+    let confirmation: 'accepted' | 'not_asked' = 'not_asked';
+    if (ctx.confirmation) {
+      const digest = digestOf(writes);
+      const answer = ctx.confirmation.answer(digest);
+      if (answer === 'missing' || answer === 'stale') throw new ConfirmationNeeded(confirmMessage(writes, ctx), digest);
+      if (answer !== 'accepted') return result(answer);
+      confirmation = 'accepted';
+    }
+    return result(confirmation, await apply(writes, ctx));
+  },
+  isError: (out) => !out.complete,
+  text(out) {
+    const c = out.counts;
+    const order = ['applied', 'new', 'changed', 'cleared', 'unchanged', 'invalid', 'unknown_identity', 'failed', 'not_sent', 'outcome_unknown'];
+    const summary = order.filter((s) => c[s]).map((s) => `${s} ${c[s]}`).join(', ');
+    const head = out.dry_run
+      ? `Dry run, nothing written (${out.entries.length} entries): ${summary}.`
+      : out.confirmation === 'declined' || out.confirmation === 'cancelled'
+        ? `Not written: the user ${out.confirmation} the confirmation. Planned: ${summary}.`
+        : `${out.complete ? 'Done' : 'INCOMPLETE'} (${out.entries.length} entries): ${summary}.`;
+    const lines = [head];
+    if (!out.complete) lines.push(...out.chunks.map((ch, i) => `chunk ${i + 1} (${ch.entries} entries): ${ch.outcome}${ch.error ? ` (${ch.error})` : ''}`));
+    const domain = commonDomain(out.entries.map((e) => e.user));
+    const interesting = out.entries.filter((e) => e.status !== 'unchanged');
+    for (const e of interesting.slice(0, 40)) {
+      const change = e.status === 'invalid' || e.status === 'unknown_identity' ? '' : ` ${e.before === null ? 'none' : e.before === '' ? 'cleared' : e.before} → ${e.after === '' ? 'cleared' : e.after}`;
+      lines.push(`#${e.index} ${shortId(e.user, domain)} ${e.status}${change}${e.reason ? `: ${e.reason}` : ''}`);
+    }
+    if (interesting.length > 40) lines.push(`… ${interesting.length - 40} more in the structured result.`);
+    if (domain) lines.push(`(emails ${domain}; resource ${out.resource ? shortResource(out.resource) : 'as given'}, monthly)`);
+    if (out.dry_run && (c.new || c.changed || c.cleared)) lines.push('Call again with dry_run false to apply.');
+    return lines.join('\n');
+  },
+});
+
+interface Chunk {
+  entries: number;
+  outcome: 'applied' | 'failed' | 'not_sent' | 'outcome_unknown';
+  error?: string;
+}
+
+/** ANALYTICS_BILLING_PLAN, else what the existing overrides show; only looked up when an entry needs it. */
+async function billingPlan(ctx: ToolContext, needed: boolean): Promise<BillingPlan | undefined> {
+  if (ctx.config.billingPlan) return ctx.config.billingPlan;
+  return needed ? ctx.client.inferPlan(ctx.signal) : undefined;
+}
+
+function digestOf(writes: PlannedEntry[]): string {
+  return createHash('sha256')
+    .update(JSON.stringify(writes.map((w) => [w.user.toLowerCase(), w.resource, w.period, w.before, w.after])))
+    .digest('hex');
+}
+
+function confirmMessage(writes: PlannedEntry[], ctx: ToolContext): string {
+  const show = (p: PlannedEntry) => `${ctx.pii.text(p.user)}: ${p.before === null || p.before === '' ? 'none' : p.before} → ${p.after === '' ? 'cleared' : p.after}`;
+  const lines = writes.slice(0, 15).map(show);
+  if (writes.length > 15) lines.push(`… and ${writes.length - 15} more`);
+  return `Apply ${writes.length} budget override change${writes.length > 1 ? 's' : ''} (monthly ${shortResource(writes[0]!.resource ?? '')})?\n${lines.join('\n')}`;
+}
+
+/**
+ * Sends the changes in chunks of at most 5000, in order, and stops at the first chunk that fails as a
+ * whole: earlier chunks stay applied, later ones are not sent, and the answer says which is which.
+ */
+async function apply(writes: PlannedEntry[], ctx: ToolContext): Promise<Chunk[]> {
+  const chunks: Chunk[] = [];
+  for (let from = 0; from < writes.length; from += MAX_OVERRIDES_PER_SET) {
+    const part = writes.slice(from, from + MAX_OVERRIDES_PER_SET);
+    if (chunks.some((c) => c.outcome !== 'applied')) {
+      for (const p of part) Object.assign(p, { status: 'not_sent', reason: 'an earlier chunk failed, so this one was not sent' });
+      chunks.push({ entries: part.length, outcome: 'not_sent' });
+      continue;
+    }
+    const body: Override[] = part.map((p) => ({ ...(p.kind === 'user' ? { user_email: p.user } : { service_account_name: p.user }), resource: p.resource!, period: p.period, config: { limit: p.after } }));
+    try {
+      const { value } = await ctx.client.setOverrides(body, ctx.signal);
+      const failed = new Map(value.failures.map((f) => [identityKey(f), f.error_message]));
+      for (const p of part) {
+        const reason = failed.get(identityKey(p.kind === 'user' ? { user_email: p.user } : { service_account_name: p.user }));
+        Object.assign(p, reason === undefined ? { status: 'applied' } : { status: 'failed', reason: `upstream: ${reason}` });
+      }
+      chunks.push({ entries: part.length, outcome: 'applied' });
+      ctx.audit(part.map((p) => ({ identity: p.user, kind: p.kind, resource: p.resource!, period: p.period, before: p.before, after: p.after, outcome: p.status === 'applied' ? 'applied' : 'failed', ...(p.reason ? { reason: p.reason } : {}) })));
+    } catch (error) {
+      // Only a request that provably never left is known not to have been applied.
+      const never = isUpstreamError(error) && (error.neverReached || ['invalid_argument', 'unauthenticated', 'permission_denied', 'rate_limited', 'cancelled'].includes(error.kind));
+      const message = toolErrorMessage(error);
+      for (const p of part) Object.assign(p, { status: never ? 'failed' : 'outcome_unknown', reason: message });
+      chunks.push({ entries: part.length, outcome: never ? 'failed' : 'outcome_unknown', error: message });
+      if (!never) ctx.audit(part.map((p) => ({ identity: p.user, kind: p.kind, resource: p.resource!, period: p.period, before: p.before, after: p.after, outcome: 'unknown', reason: message })));
+    }
+  }
+  return chunks;
+}
+
+function output(dryRun: boolean, plan: BillingPlan | undefined, confirmation: 'accepted' | 'declined' | 'cancelled' | 'not_asked', planned: PlannedEntry[], chunks: Chunk[]) {
+  const counts: Record<string, number> = {};
+  for (const p of planned) counts[p.status] = (counts[p.status] ?? 0) + 1;
+  const resources = new Set(planned.map((p) => p.resource).filter(Boolean));
+  return {
+    dry_run: dryRun,
+    resource: resources.size === 1 ? [...resources][0]! : plan ? (plan === 'usd' ? 'BUDGET_RESOURCE_USD_COST' : 'BUDGET_RESOURCE_CREDITS_CONSUMED') : null,
+    confirmation,
+    complete: chunks.every((c) => c.outcome === 'applied'),
+    counts,
+    entries: planned.map((p) => ({ index: p.index, user: p.user, kind: p.kind, resource: p.resource, before: p.before, after: p.after, status: p.status, ...(p.reason ? { reason: p.reason } : {}) })),
+    chunks,
+  };
+}
+

@@ -1,0 +1,102 @@
+import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
+import { InMemoryTransport, createMcpHandler } from '@modelcontextprotocol/server';
+import type { AuditRecord } from '../../src/audit.js';
+import { configSchema, type Config } from '../../src/config.js';
+import { createLogger } from '../../src/logger.js';
+import { Pseudonymizer } from '../../src/pii.js';
+import { createServer, type ServerDeps } from '../../src/server.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
+import type { AnalyticsClient } from '../../src/upstream/client.js';
+import { clientFor } from './client.js';
+import { NOW } from './sim.js';
+
+export interface Harness {
+  sim: Simulator;
+  mcp: Client;
+  upstream: AnalyticsClient;
+  deps: ServerDeps;
+  logs: string[];
+  audit: AuditRecord[];
+  call(name: string, args?: Record<string, unknown>, options?: Parameters<Client['callTool']>[1]): Promise<ToolAnswer>;
+  close(): Promise<void>;
+}
+
+export interface ToolAnswer {
+  isError: boolean;
+  text: string;
+  structured: any;
+}
+
+export interface HarnessOptions {
+  config?: Partial<Config> & Record<string, unknown>;
+  sim?: SimulatorOptions;
+  capabilities?: ClientCapabilities;
+  /** legacy: in-memory 2025-era connection; modern: 2026-07-28 through the HTTP handler, in process. */
+  era?: 'legacy' | 'modern';
+  setup?: (client: Client) => void;
+}
+
+/** A real MCP client talking to createServer() in process, with the simulator behind it over real HTTP. */
+export async function harness(options: HarnessOptions = {}): Promise<Harness> {
+  const sim = await startSimulator({ users: 300, now: NOW, rateLimit: false, token: 'rw', readToken: 'ro', ...options.sim });
+  const config = configSchema.parse({ token: sim.token, baseUrl: sim.url, logLevel: 'debug', ...options.config });
+  const logs: string[] = [];
+  const pii = new Pseudonymizer(config.pii, config.piiKey ?? config.token!);
+  const log = createLogger(config.logLevel, (t) => pii.text(t), (line) => logs.push(line));
+  const upstream = clientFor(sim, { token: config.token! });
+  const audit: AuditRecord[] = [];
+  const deps: ServerDeps = { client: upstream, config, log, pii, audit: (records) => audit.push(...records) };
+  const mcp = new Client({ name: 'harness', version: '1.0.0' }, { capabilities: options.capabilities ?? {}, versionNegotiation: { mode: options.era === 'modern' ? 'auto' : 'legacy' } });
+  options.setup?.(mcp);
+  let closeServer: () => Promise<void>;
+  if (options.era === 'modern') {
+    const handler = createMcpHandler(() => createServer(deps));
+    await mcp.connect(new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), { fetch: (url, init) => handler.fetch(new Request(url, init)) }));
+    closeServer = () => handler.close();
+  } else {
+    const server = createServer(deps);
+    const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    await mcp.connect(clientSide);
+    closeServer = () => server.close();
+  }
+  return {
+    sim,
+    mcp,
+    upstream,
+    deps,
+    logs,
+    audit,
+    async call(name, args = {}, callOptions) {
+      const result = await mcp.callTool({ name, arguments: args }, callOptions);
+      const text = (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
+      return { isError: result.isError === true, text, structured: result.structuredContent };
+    },
+    async close() {
+      await mcp.close();
+      await closeServer();
+      await upstream.close();
+      await sim.close();
+    },
+  };
+}
+
+/** Reads the simulator directly over HTTP: the ground truth the tools' numbers are checked against. */
+export async function truth(sim: Simulator, path: string, query: Record<string, string> = {}, body?: unknown): Promise<any> {
+  const url = new URL(`/analytics/v0/${path}`, sim.url);
+  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+  const res = await fetch(url, { method: body === undefined ? 'GET' : 'POST', headers: { authorization: `Bearer ${sim.token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return res.json();
+}
+
+/** Every page of a listing, straight from the simulator. */
+export async function truthAll(sim: Simulator, path: string, key: string, query: Record<string, string> = {}): Promise<any[]> {
+  const out: any[] = [];
+  let cursor = '';
+  do {
+    const page = await truth(sim, path, { ...query, ...(cursor ? { cursor } : {}) });
+    out.push(...page[key]);
+    cursor = page.pagination.has_more ? page.pagination.next_cursor : '';
+  } while (cursor);
+  return out;
+}

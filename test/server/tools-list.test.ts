@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOLS } from '../../src/tools/index.js';
+import { harness, type Harness } from '../helpers/mcp.js';
+
+let h: Harness;
+let tools: Awaited<ReturnType<Harness['mcp']['listTools']>>['tools'];
+beforeAll(async () => {
+  h = await harness({ sim: { users: 20 } });
+  tools = (await h.mcp.listTools()).tools;
+});
+afterAll(() => h.close());
+
+const root = new URL('../../', import.meta.url);
+
+describe('tools/list', () => {
+  it('lists every tool of the registry, in order', () => {
+    expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+  });
+
+  it('gives every tool a title and all four hints, set explicitly', () => {
+    for (const t of tools) {
+      expect(t.title, t.name).toBeTruthy();
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) expect(typeof t.annotations?.[hint], `${t.name}.${hint}`).toBe('boolean');
+    }
+  });
+
+  it('keeps each description within 600 characters, saying the freshness rule or the cache', () => {
+    for (const t of tools) {
+      expect(t.description!.length, t.name).toBeLessThanOrEqual(600);
+      expect(t.description, t.name).toMatch(/02:00 UTC|90 minutes|real time|[Cc]ached/);
+    }
+  });
+
+  it('stays small: the whole payload under 24 KB', () => {
+    const bytes = Buffer.byteLength(JSON.stringify({ tools }));
+    console.log(`tools/list payload: ${bytes} bytes for ${tools.length} tools`);
+    expect(bytes).toBeLessThan(24 * 1024);
+  });
+
+  it('matches the snapshot: a changed name, description or schema is an API change', async () => {
+    await expect(JSON.stringify(tools, null, 2) + '\n').toMatchFileSnapshot('./__snapshots__/tools-list.json');
+  });
+});
+
+describe('the registry, manifest.json and README agree', () => {
+  const manifest = JSON.parse(readFileSync(new URL('manifest.json', root), 'utf8')) as { tools: Array<{ name: string; description: string }> };
+  const readme = readFileSync(new URL('README.md', root), 'utf8');
+
+  it('manifest.json lists the same tools', () => {
+    expect(manifest.tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+    for (const t of manifest.tools) expect(t.description.length).toBeGreaterThan(10);
+  });
+
+  it("the README's tool table lists the same tools with their titles", () => {
+    const rows = [...readme.matchAll(/^\| `([a-z_]+)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2]!.trim()]);
+    expect(rows).toEqual(TOOLS.map((t) => [t.name, t.title]));
+  });
+});
