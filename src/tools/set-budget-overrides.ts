@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { MAX_OVERRIDES_PER_SET } from '../spec/limits.js';
 import type { BillingPlan } from '../spec/enums.js';
-import { commonDomain, int, shortId } from '../format/text.js';
+import { commonDomain, shortId } from '../format/text.js';
 import { isUpstreamError } from '../upstream/errors.js';
 import { identityKey } from '../upstream/merge.js';
 import type { Override } from '../upstream/schemas.js';
