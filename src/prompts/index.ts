@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { NAMED_RANGES } from '../upstream/dates.js';
 
 const rangeArg = z.object({
-  range: completable(z.enum(NAMED_RANGES).optional().describe('e.g. last_30_days or previous_month'), (value) => NAMED_RANGES.filter((r) => r.startsWith(value ?? ''))),
+  range: completable(z.enum(NAMED_RANGES), (value) => NAMED_RANGES.filter((r) => r.startsWith(value ?? '')))
+    .optional()
+    .describe('e.g. last_30_days or previous_month'),
 });
 const user = (text: string) => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] });
 
