@@ -1,0 +1,55 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CLI = join(ROOT, 'dist/cli.js');
+const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
+
+describe('a 2025-era client: MCP Inspector CLI 0.18 over stdio', () => {
+  const inspect = (...args: string[]) => spawnSync(bin('mcp-inspector'), ['--cli', process.execPath, CLI, '--demo', ...args], { encoding: 'utf8', timeout: 60_000 });
+
+  it('lists the tools', () => {
+    const run = inspect('--method', 'tools/list');
+    expect(run.status, run.stderr).toBe(0);
+    const names = JSON.parse(run.stdout).tools.map((t: { name: string }) => t.name);
+    expect(names).toContain('get_credit_usage');
+    expect(names).toHaveLength(10);
+  });
+
+  it('calls a tool', () => {
+    const run = inspect('--method', 'tools/call', '--tool-name', 'get_credit_usage', '--tool-arg', 'range=last_7_days', '--tool-arg', 'limit=3');
+    expect(run.status, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.isError ?? false).toBe(false);
+    expect(result.structuredContent.returned_rows).toBe(3);
+  });
+});
+
+describe('manifest.json and the MCPB bundle', () => {
+  it('validates', () => {
+    expect(execFileSync(bin('mcpb'), ['validate', join(ROOT, 'manifest.json')], { encoding: 'utf8' })).toMatch(/passes/);
+  });
+
+  it('packs a bundle whose server starts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'oam-mcpb-'));
+    try {
+      execFileSync(bin('mcpb'), ['pack', ROOT, join(dir, 'bundle.mcpb')], { encoding: 'utf8' });
+      execFileSync('python3', ['-m', 'zipfile', '-e', join(dir, 'bundle.mcpb'), join(dir, 'x')]);
+      const client = new Client({ name: 'bundle', version: '1.0.0' });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(dir, 'x/dist/cli.js'), '--demo'], stderr: 'pipe' }));
+      try {
+        expect((await client.listTools()).tools).toHaveLength(10);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
