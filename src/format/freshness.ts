@@ -21,6 +21,6 @@ export function freshnessLine(f: FreshnessOut): string {
     const hhmm = at.toISOString().slice(11, 16);
     parts.push(hhmm === '02:00' ? 'next refresh ~02:00 UTC' : `next refresh ~${hhmm} UTC`);
   }
-  parts.push(f.from_cache ? `served from cache (fetched ${f.fetched_at.slice(0, 16).replace('T', ' ')} UTC)` : 'fetched just now');
+  if (f.from_cache) parts.push(`served from cache (fetched ${f.fetched_at.slice(0, 16).replace('T', ' ')} UTC)`);
   return parts.join('; ');
 }

@@ -24,10 +24,19 @@ export function usd(decimal: string): string {
   return `${negative ? '-' : ''}$${int(text.slice(0, -2))}.${text.slice(-2)}`;
 }
 
+/** A share for reading: whole percent, one decimal below 1%. */
 export function percent(part: number, whole: number): string {
   if (whole === 0) return '0%';
   const p = (part / whole) * 100;
-  return `${p >= 10 ? p.toFixed(0) : p.toFixed(1)}%`;
+  return `${p >= 1 ? p.toFixed(0) : p.toFixed(1)}%`;
+}
+
+/** A USD decimal string rounded half-up to whole dollars for reading: "8430.50" → "$8,431". */
+export function usdWhole(decimal: string): string {
+  const negative = decimal.startsWith('-');
+  const [whole = '0', fraction = ''] = decimal.replace('-', '').split('.');
+  const dollars = BigInt(whole) + (Number(fraction[0] ?? '0') >= 5 ? 1n : 0n);
+  return `${negative ? '-' : ''}$${int(dollars.toString())}`;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GROUP_BY_KEYS, type GroupByKey } from '../spec/enums.js';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
-import { commonDomain, int, shortId, table, usd } from '../format/text.js';
+import { commonDomain, int, percent, shortId, usd, usdWhole } from '../format/text.js';
 import type { Freshness } from '../upstream/freshness.js';
 import { addCostMetrics } from '../upstream/merge.js';
 import { compareDecimals } from '../upstream/numbers.js';
@@ -121,17 +121,20 @@ export const getCostAnalytics = defineTool({
     const domain = commonDomain(out.rows.flatMap((r) => (r.user ? [r.user] : [])));
     const partial = out.truncated || out.next_cursor !== null ? ' Partial: not every page was read.' : '';
     const grouping = out.group_by.length ? ` by ${out.group_by.join('+')}` : '';
-    const estimate = compareDecimals(t.estimated_customer_cost_usd, t.billed_amount_usd) !== 0 ? `, estimated customer cost ${usd(t.estimated_customer_cost_usd)}` : '';
-    const lines = [`Cost ${out.start_date}..${out.end_date}${grouping}${out.granularity === 'day' ? ' per day' : ''}: billed ${usd(t.billed_amount_usd)}${estimate}, credits ${t.credits_consumed}.${partial}`];
-    if (out.group_by.length || out.granularity === 'day') {
+    const grouped = out.group_by.length > 0 || out.granularity === 'day';
+    // Grouped answers lead with the billed total; the full totals are in the structured result.
+    const showEstimate = (!grouped || out.group_by.includes('byok_status')) && compareDecimals(t.estimated_customer_cost_usd, t.billed_amount_usd) !== 0;
+    const estimate = showEstimate ? `; customer est. ${usd(t.estimated_customer_cost_usd)}` : '';
+    const credits = grouped ? '' : `; credits ${t.credits_consumed}`;
+    const lines = [`Cost ${out.start_date}..${out.end_date}${grouping}${out.granularity === 'day' ? ' per day' : ''}: billed ${usd(t.billed_amount_usd)}${estimate}${credits}.${partial}`];
+    if (grouped) {
+      const total = Number(t.billed_amount_usd);
       const label = (r: (typeof out.rows)[number]) =>
-        [out.granularity === 'day' ? r.start_date : undefined, r.product, r.resource, r.user ? shortId(r.user, domain) : undefined, r.byok_status, r.expert].filter(Boolean).join(' / ');
-      const share = (r: (typeof out.rows)[number]) => {
-        const total = Number(t.billed_amount_usd);
-        return total ? `${((Number(r.cost.billed_amount_usd) / total) * 100).toFixed(1)}%` : '-';
-      };
-      lines.push(`Top ${out.returned_rows} of ${int(out.total_rows)} by ${out.sort_by}${domain ? ` (emails ${domain})` : ''}:`);
-      lines.push(table(['group', 'billed', 'share', 'credits'], out.rows.map((r) => [label(r) || 'all', usd(r.cost.billed_amount_usd), share(r), r.cost.credits_consumed])));
+        [out.granularity === 'day' ? r.start_date : undefined, r.product, r.resource, r.user ? shortId(r.user, domain) : undefined, r.byok_status, r.expert].filter(Boolean).join('/') || 'all';
+      // Whole dollars and percent for reading; the exact decimals are in the structured result.
+      const item = (r: (typeof out.rows)[number]) => `${label(r)} ${usdWhole(r.cost.billed_amount_usd)}${total ? ` ${percent(Number(r.cost.billed_amount_usd), total)}` : ''}`;
+      const scope = out.returned_rows < out.total_rows ? `Top ${out.returned_rows} of ${int(out.total_rows)} by ${out.sort_by}: ` : out.sort_by === 'billed_amount_usd' ? '' : `By ${out.sort_by}: `;
+      lines.push(`${scope}${domain ? `(emails ${domain}) ` : ''}${out.rows.map(item).join('; ')}`);
     } else {
       lines.push(`Tokens: input ${int(t.input_tokens)}, output ${int(t.output_tokens)}, cache read ${int(t.cache_read_tokens)}, cache write ${int(t.cache_write_tokens)}.`);
     }
