@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { METRIC_FIELDS, type MetricField } from '../spec/metrics.js';
 import { NAMED_RANGES } from '../upstream/dates.js';
 import { compareDecimals } from '../upstream/numbers.js';
+import type { CachedAnswer } from '../upstream/cache.js';
+import type { Answer } from '../upstream/client.js';
+import type { Freshness } from '../upstream/freshness.js';
 import type { Metrics } from '../upstream/schemas.js';
 import type { ToolContext } from './types.js';
 
@@ -104,4 +107,28 @@ export const pagingOut = { next_cursor: z.string().nullable() };
 
 export function nextCursorOf(p: { has_more: boolean; next_cursor?: string }): string | null {
   return p.has_more && p.next_cursor ? p.next_cursor : null;
+}
+
+export interface Listing<T> {
+  items: T[];
+  start: string;
+  end: string;
+  freshness: Freshness;
+  truncated: boolean;
+  next: string | null;
+}
+
+/** Every page (walked, split and merged by the client), or one raw upstream page when cursor or page_size ask for it. */
+export async function listing<V extends { pagination: { has_more: boolean; next_cursor?: string } }, T>(
+  args: { cursor?: string; page_size?: number },
+  one: { page: () => Promise<unknown>; items: (v: V) => T[]; span: (v: V) => [string, string] },
+  all: () => Promise<Answer<T[]>>,
+): Promise<Listing<T>> {
+  if (wantsRawPage(args)) {
+    const page = (await one.page()) as CachedAnswer<V>;
+    const [start, end] = one.span(page.value);
+    return { items: one.items(page.value), start, end, freshness: page.freshness, truncated: false, next: nextCursorOf(page.value.pagination) };
+  }
+  const answer = await all();
+  return { items: answer.data, start: answer.start_date, end: answer.end_date, freshness: answer.freshness, truncated: answer.truncated, next: null };
 }

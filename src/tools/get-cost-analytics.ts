@@ -2,11 +2,10 @@ import { z } from 'zod';
 import { GROUP_BY_KEYS, type GroupByKey } from '../spec/enums.js';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
 import { commonDomain, int, percent, shortId, usd, usdWhole } from '../format/text.js';
-import type { Freshness } from '../upstream/freshness.js';
 import { addCostMetrics } from '../upstream/merge.js';
 import { compareDecimals } from '../upstream/numbers.js';
 import type { CostAnalytics, CostPoint } from '../upstream/schemas.js';
-import { listInputs, nextCursorOf, pageInputs, pagingOut, rangeArg, rangeInputs, sortRows, tableOut, wantsRawPage } from './common.js';
+import { listing, listInputs, pageInputs, pagingOut, rangeArg, rangeInputs, sortRows, tableOut } from './common.js';
 import { READ_ONLY, defineTool } from './types.js';
 
 const SHORT = { product: 'COST_ANALYTICS_GROUP_BY_PRODUCT', resource: 'COST_ANALYTICS_GROUP_BY_RESOURCE', user: 'COST_ANALYTICS_GROUP_BY_USER', byok_status: 'COST_ANALYTICS_GROUP_BY_BYOK_STATUS', expert: 'COST_ANALYTICS_GROUP_BY_EXPERT' } as const;
@@ -72,17 +71,12 @@ export const getCostAnalytics = defineTool({
     const f = args.filters ?? {};
     const filters = { ...f, ...(f.user_emails ? { user_emails: await Promise.all(f.user_emails.map((e) => ctx.resolveEmail(e))) } : {}) };
     const query = { group_by_keys: groupBy, granularity: args.granularity === 'day' ? ('COST_ANALYTICS_TIME_GRANULARITY_DAY' as const) : ('COST_ANALYTICS_TIME_GRANULARITY_TOTAL' as const), filters };
-    let points: CostPoint[];
-    let meta: { start: string; end: string; freshness: Freshness; truncated: boolean; next: string | null };
-    if (wantsRawPage(args)) {
-      const page = (await ctx.client.rawPage('cost-analytics', { range: rangeArg(args), cost: query, cursor: args.cursor, page_size: args.page_size }, ctx.signal)) as { value: CostAnalytics; freshness: Freshness };
-      points = page.value.data_points;
-      meta = { start: page.value.metadata.effective_start_date, end: page.value.metadata.effective_end_date, freshness: page.freshness, truncated: false, next: nextCursorOf(page.value.pagination) };
-    } else {
-      const answer = await ctx.client.costAnalytics(rangeArg(args), query, { signal: ctx.signal, onProgress: ctx.progress });
-      points = answer.data;
-      meta = { start: answer.start_date, end: answer.end_date, freshness: answer.freshness, truncated: answer.truncated, next: null };
-    }
+    const meta = await listing<CostAnalytics, CostPoint>(
+      args,
+      { page: () => ctx.client.rawPage('cost-analytics', { range: rangeArg(args), cost: query, cursor: args.cursor, page_size: args.page_size }, ctx.signal), items: (v) => v.data_points, span: (v) => [v.metadata.effective_start_date, v.metadata.effective_end_date] },
+      () => ctx.client.costAnalytics(rangeArg(args), query, { signal: ctx.signal, onProgress: ctx.progress }),
+    );
+    const points = meta.items;
     const all = points.map((p) => {
       const g = p.group_by_values;
       const u = g.user_info;

@@ -2,10 +2,9 @@ import { z } from 'zod';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
 import { commonDomain, int, percent, shortId, table } from '../format/text.js';
 import { formatDay } from '../util/utc-date.js';
-import type { Freshness } from '../upstream/freshness.js';
 import { identityKey } from '../upstream/merge.js';
 import type { CreditUsage } from '../upstream/schemas.js';
-import { identityOf, identityOut, listInputs, nextCursorOf, pageInputs, pagingOut, rangeArg, rangeInputs, sortRows, tableOut, userMatcher, usersInput, wantsRawPage } from './common.js';
+import { identityOf, identityOut, listing, listInputs, pageInputs, pagingOut, rangeArg, rangeInputs, sortRows, tableOut, userMatcher, usersInput } from './common.js';
 import { READ_ONLY, defineTool } from './types.js';
 
 export const getCreditUsage = defineTool({
@@ -35,18 +34,13 @@ export const getCreditUsage = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
-    let records: CreditUsage['records'];
-    let meta: { start: string; end: string; freshness: Freshness; truncated: boolean; next: string | null };
     const dims = { by_date: args.by_date, by_model: args.by_model };
-    if (wantsRawPage(args)) {
-      const page = (await ctx.client.rawPage('credit-usage', { range: rangeArg(args), ...dims, cursor: args.cursor, page_size: args.page_size }, ctx.signal)) as { value: CreditUsage; freshness: Freshness };
-      records = page.value.records;
-      meta = { start: page.value.metadata.effective_start_date, end: page.value.metadata.effective_end_date, freshness: page.freshness, truncated: false, next: nextCursorOf(page.value.pagination) };
-    } else {
-      const answer = await ctx.client.creditUsage(rangeArg(args), dims, { signal: ctx.signal, onProgress: ctx.progress });
-      records = answer.data;
-      meta = { start: answer.start_date, end: answer.end_date, freshness: answer.freshness, truncated: answer.truncated, next: null };
-    }
+    const meta = await listing<CreditUsage, CreditUsage['records'][number]>(
+      args,
+      { page: () => ctx.client.rawPage('credit-usage', { range: rangeArg(args), ...dims, cursor: args.cursor, page_size: args.page_size }, ctx.signal), items: (v) => v.records, span: (v) => [v.metadata.effective_start_date, v.metadata.effective_end_date] },
+      () => ctx.client.creditUsage(rangeArg(args), dims, { signal: ctx.signal, onProgress: ctx.progress }),
+    );
+    const records = meta.items;
     const match = await userMatcher(args.users, ctx);
     const chosen = match ? records.filter(match) : records;
     const all = chosen.map((r) => ({ ...identityOf(r), ...(r.date ? { date: r.date } : {}), ...(r.model_name ? { model: r.model_name } : {}), credits_consumed: r.credits_consumed }));

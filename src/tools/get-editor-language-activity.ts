@@ -1,10 +1,9 @@
 import { z } from 'zod';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
 import { commonDomain, int, percent, shortId, table } from '../format/text.js';
-import type { Freshness } from '../upstream/freshness.js';
 import { identityKey } from '../upstream/merge.js';
 import type { EditorLanguage } from '../upstream/schemas.js';
-import { date, metricFields, sortByInput, identityOf, listInputs, metricsInput, metricValues, nextCursorOf, pageInputs, pagingOut, pickMetrics, sortRows, sumMetrics, tableOut, userMatcher, usersInput, wantsRawPage } from './common.js';
+import { date, identityOf, listing, listInputs, metricFields, metricsInput, metricValues, pageInputs, pagingOut, pickMetrics, sortByInput, sortRows, sumMetrics, tableOut, userMatcher, usersInput } from './common.js';
 import { READ_ONLY, defineTool } from './types.js';
 
 const GROUPS = ['editor', 'language', 'editor_language', 'user'] as const;
@@ -46,17 +45,13 @@ export const getEditorLanguageActivity = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
-    let records: EditorLanguage['records'];
-    let meta: { day: string; freshness: Freshness; truncated: boolean; next: string | null };
-    if (wantsRawPage(args)) {
-      const page = (await ctx.client.rawPage('editor-language', { date: args.date, cursor: args.cursor, page_size: args.page_size }, ctx.signal)) as { value: EditorLanguage; freshness: Freshness };
-      records = page.value.records;
-      meta = { day: page.value.metadata.effective_date, freshness: page.freshness, truncated: false, next: nextCursorOf(page.value.pagination) };
-    } else {
-      const answer = await ctx.client.editorLanguage(args.date, { signal: ctx.signal, onProgress: ctx.progress });
-      records = answer.data;
-      meta = { day: answer.start_date, freshness: answer.freshness, truncated: answer.truncated, next: null };
-    }
+    const fetched = await listing<EditorLanguage, EditorLanguage['records'][number]>(
+      args,
+      { page: () => ctx.client.rawPage('editor-language', { date: args.date, cursor: args.cursor, page_size: args.page_size }, ctx.signal), items: (v) => v.records, span: (v) => [v.metadata.effective_date, v.metadata.effective_date] },
+      () => ctx.client.editorLanguage(args.date, { signal: ctx.signal, onProgress: ctx.progress }),
+    );
+    const records = fetched.items;
+    const meta = { ...fetched, day: fetched.start };
     const fields = metricFields(args.metrics, args.sort_by);
     const match = await userMatcher(args.users, ctx);
     const chosen = match ? records.filter(match) : records;

@@ -2,29 +2,8 @@ import { z } from 'zod';
 import type { MetricField } from '../spec/metrics.js';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
 import { commonDomain, int, shortId, table } from '../format/text.js';
-import type { Freshness } from '../upstream/freshness.js';
 import type { UserActivity } from '../upstream/schemas.js';
-import {
-  identityOf,
-  identityOut,
-  listInputs,
-  sortByInput,
-  metricFields,
-  metricsInput,
-  metricValues,
-  nextCursorOf,
-  pageInputs,
-  pagingOut,
-  pickMetrics,
-  rangeArg,
-  rangeInputs,
-  sortRows,
-  sumMetrics,
-  tableOut,
-  userMatcher,
-  usersInput,
-  wantsRawPage,
-} from './common.js';
+import { identityOf, identityOut, listing, listInputs, metricFields, metricsInput, metricValues, pageInputs, pagingOut, pickMetrics, rangeArg, rangeInputs, sortByInput, sortRows, sumMetrics, tableOut, userMatcher, usersInput } from './common.js';
 import { READ_ONLY, defineTool } from './types.js';
 
 export const getUserActivity = defineTool({
@@ -54,17 +33,12 @@ export const getUserActivity = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
-    let users: UserActivity['users'];
-    let meta: { start: string; end: string; freshness: Freshness; truncated: boolean; next: string | null };
-    if (wantsRawPage(args)) {
-      const page = (await ctx.client.rawPage('user-activity', { range: rangeArg(args), cursor: args.cursor, page_size: args.page_size }, ctx.signal)) as { value: UserActivity; freshness: Freshness };
-      users = page.value.users;
-      meta = { start: page.value.metadata.effective_start_date, end: page.value.metadata.effective_end_date, freshness: page.freshness, truncated: false, next: nextCursorOf(page.value.pagination) };
-    } else {
-      const answer = await ctx.client.userActivity(rangeArg(args), { signal: ctx.signal, onProgress: ctx.progress });
-      users = answer.data;
-      meta = { start: answer.start_date, end: answer.end_date, freshness: answer.freshness, truncated: answer.truncated, next: null };
-    }
+    const meta = await listing<UserActivity, UserActivity['users'][number]>(
+      args,
+      { page: () => ctx.client.rawPage('user-activity', { range: rangeArg(args), cursor: args.cursor, page_size: args.page_size }, ctx.signal), items: (v) => v.users, span: (v) => [v.metadata.effective_start_date, v.metadata.effective_end_date] },
+      () => ctx.client.userActivity(rangeArg(args), { signal: ctx.signal, onProgress: ctx.progress }),
+    );
+    const users = meta.items;
     const fields = metricFields(args.metrics, args.sort_by);
     const match = await userMatcher(args.users, ctx);
     const all = (match ? users.filter(match) : users).map((u) => ({ ...identityOf(u), active_days: u.active_days, values: pickMetrics(u.metrics, fields), sortKey: args.sort_by === 'active_days' ? u.active_days : u.metrics[args.sort_by as MetricField] }));

@@ -1,9 +1,8 @@
 import { z } from 'zod';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
 import { commonDomain, int, shortId } from '../format/text.js';
-import type { Freshness } from '../upstream/freshness.js';
 import type { Dau } from '../upstream/schemas.js';
-import { date, identityOf, identityOut, listInputs, nextCursorOf, pageInputs, pagingOut, tableOut, userMatcher, usersInput, wantsRawPage } from './common.js';
+import { date, identityOf, identityOut, listing, listInputs, pageInputs, pagingOut, tableOut, userMatcher, usersInput } from './common.js';
 import { READ_ONLY, defineTool } from './types.js';
 
 export const listActiveUsers = defineTool({
@@ -24,24 +23,11 @@ export const listActiveUsers = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
-    let all: Dau['users'];
-    let day: string;
-    let truncated = false;
-    let next: string | null = null;
-    let freshness: Freshness;
-    if (wantsRawPage(args)) {
-      const page = (await ctx.client.rawPage('dau', { date: args.date, cursor: args.cursor, page_size: args.page_size }, ctx.signal)) as { value: Dau; freshness: Freshness };
-      all = page.value.users;
-      day = page.value.metadata.effective_date;
-      next = nextCursorOf(page.value.pagination);
-      freshness = page.freshness;
-    } else {
-      const answer = await ctx.client.activeUsers(args.date, { signal: ctx.signal, onProgress: ctx.progress });
-      all = answer.data;
-      day = answer.start_date;
-      truncated = answer.truncated;
-      freshness = answer.freshness;
-    }
+    const { items: all, start: day, truncated, next, freshness } = await listing<Dau, Dau['users'][number]>(
+      args,
+      { page: () => ctx.client.rawPage('dau', { date: args.date, cursor: args.cursor, page_size: args.page_size }, ctx.signal), items: (v) => v.users, span: (v) => [v.metadata.effective_date, v.metadata.effective_date] },
+      () => ctx.client.activeUsers(args.date, { signal: ctx.signal, onProgress: ctx.progress }),
+    );
     const match = await userMatcher(args.users, ctx);
     const matching = (match ? all.filter(match) : all).map(identityOf).sort((a, b) => (a.user < b.user ? -1 : 1) * (args.order === 'asc' ? 1 : -1));
     const accounts = all.filter((u) => u.service_account_name !== undefined).length;
