@@ -23,7 +23,8 @@ export function createAuditSink(pii: Pseudonymizer, path?: string, stderr: (text
   return (records) => {
     if (records.length === 0) return;
     const time = new Date().toISOString();
-    const text = records.map((r) => `${JSON.stringify({ time, event: 'budget_override', ...r, identity: r.kind === 'user' ? pii.email(r.identity) : r.identity })}\n`).join('');
+    // Reasons can quote emails (upstream messages do): the whole record goes through the pseudonymizer.
+    const text = records.map((r) => `${JSON.stringify(pii.value({ time, event: 'budget_override', ...r, identity: r.kind === 'user' ? pii.email(r.identity) : r.identity }))}\n`).join('');
     stderr(text);
     if (path) appendFileSync(path, text, { encoding: 'utf8', mode: 0o600 });
   };

@@ -9,13 +9,15 @@ export interface Logger {
 }
 
 /**
- * JSON lines on stderr (stdout belongs to the protocol). Every line passes through `scrub`, which
+ * JSON lines on stderr (stdout belongs to the protocol). Every string passes through `scrub`, which
  * removes secrets and, in pseudonymous mode, emails.
  */
 export function createLogger(level: LogLevel, scrub: (text: string) => string, write: (line: string) => void = (l) => process.stderr.write(l)): Logger {
   const emit = (at: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (ORDER[at] > ORDER[level]) return;
-    write(`${scrub(JSON.stringify({ time: new Date().toISOString(), level: at, message, ...fields }))}\n`);
+    // Each string is scrubbed before it is JSON-encoded, so escapes never split a secret or an email.
+    const record = { time: new Date().toISOString(), level: at, message, ...fields };
+    write(`${JSON.stringify(record, (_key, value: unknown) => (typeof value === 'string' ? scrub(value) : value))}\n`);
   };
   return {
     error: (m, f) => emit('error', m, f),

@@ -1,6 +1,8 @@
 import { createHash, createHmac } from 'node:crypto';
 
-const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/g;
+// Wide on purpose: any local part (Unicode, &, apostrophes inside it) and any domain, single-label too,
+// so that no address slips through into an answer or a log.
+const EMAIL = /[^\s@<>()[\]{},;:"'`|\\]+(?:'[^\s@<>()[\]{},;:"'`|\\]+)*@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*/gu;
 const PSEUDONYM = /^user-[0-9a-f]{12}@/;
 
 /**

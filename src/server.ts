@@ -66,7 +66,7 @@ async function runTool(server: McpServer, def: ToolDef, args: unknown, ctx: Serv
     progress,
     resolveEmail: (text) => directory.resolve(text, ctx.mcpReq.signal),
     audit: deps.audit,
-    confirmation: def.writes && deps.config.confirmWrites === 'auto' && canElicit(server, ctx) ? confirmationOf(ctx) : undefined,
+    confirmation: def.writes && deps.config.confirmWrites === 'auto' ? confirmationFor(server, ctx) : undefined,
   };
   try {
     const out = deps.pii.value(await def.run(args as never, toolCtx));
@@ -97,14 +97,16 @@ const verifyState = (state: unknown) => {
   return digest && mac && signState(digest) === state ? digest : undefined;
 };
 
-/** Whether the client can show a form: per request on 2026-07-28, from initialize on 2025-era connections. */
-function canElicit(server: McpServer, ctx: ServerContext): boolean {
+/**
+ * How this call can confirm a write: the client's capabilities come with each request on 2026-07-28 and
+ * from initialize on 2025-era connections. A stateless 2025-era HTTP request carries neither, so whether
+ * the client could confirm is unknown, and a write must not go ahead unasked.
+ */
+function confirmationFor(server: McpServer, ctx: ServerContext): ToolContext['confirmation'] {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const caps = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.server.getClientCapabilities();
-  return caps?.elicitation !== undefined;
-}
-
-function confirmationOf(ctx: ServerContext): NonNullable<ToolContext['confirmation']> {
+  if (caps === undefined) return { answer: () => 'cannot_ask' };
+  if (caps.elicitation === undefined) return undefined;
   return {
     answer(digest) {
       const view = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
@@ -138,13 +140,14 @@ class Directory {
     const known = this.deps.pii.resolve(text);
     if (known !== undefined) return known;
     if (Date.now() - this.lastLookup > 60_000) {
-      this.lastLookup = Date.now();
       const [activity, overrides] = await Promise.all([
         this.deps.client.userActivity({ range: 'last_90_days' }, { signal }),
         this.deps.client.getOverrides({}, signal),
       ]);
       this.deps.pii.learn(activity.data.flatMap((u) => (u.user_email ? [u.user_email] : [])));
       this.deps.pii.learn(overrides.value.overrides.flatMap((o) => (o.user_email ? [o.user_email] : [])));
+      // Throttled only once a look-up succeeded: a failed one must not hide pseudonyms for a minute.
+      this.lastLookup = Date.now();
     }
     const found = this.deps.pii.resolve(text);
     if (found === undefined) throw new InvalidArgumentError(`Unknown pseudonym '${text}': use a pseudonym from an earlier answer`);

@@ -116,27 +116,30 @@ export async function planChanges(entries: EntryInput[], plan: BillingPlan | und
 }
 
 /**
- * Current overrides of the named identities. The API answers 400 naming every unknown identity; those
- * are set aside and the rest read again, so one unknown name never hides the others' state.
+ * Current overrides of the named identities. The API answers 400 listing every unknown identity; those
+ * are set aside and the rest read again, so one unknown name never hides the others' state. When the
+ * list cannot be read from the message, the error stands: guessing would misstate what exists.
  */
 async function readCurrent(entries: PlannedEntry[], ctx: ToolContext): Promise<{ current: Map<string, string>; unknown: Set<string> }> {
   const unknown = new Set<string>();
-  let names = uniqueNames(entries);
-  for (let attempt = 0; attempt < 3 && (names.user_emails.length || names.service_account_names.length); attempt++) {
+  const keyOf = (p: PlannedEntry) => identityKey(p.kind === 'user' ? { user_email: p.user } : { service_account_name: p.user });
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const names = uniqueNames(entries.filter((p) => !unknown.has(keyOf(p))));
+    if (!names.user_emails.length && !names.service_account_names.length) return { current: new Map(), unknown };
     try {
       const { value } = await ctx.client.getOverrides(names, ctx.signal);
       const current = new Map(value.overrides.map((o: Override) => [`${identityKey(o)}|${o.resource}|${o.period}`, o.config.limit]));
       return { current, unknown };
     } catch (error) {
       if (!(error instanceof InvalidArgumentError) || !error.fromUpstream) throw error;
-      const named = [...names.user_emails.map((e) => ({ key: identityKey({ user_email: e }), text: e })), ...names.service_account_names.map((s) => ({ key: identityKey({ service_account_name: s }), text: s }))];
-      const found = named.filter((n) => mentions(error.message, n.text));
+      const listed = listedNames(error.message);
+      const named = [...names.user_emails.map((e) => identityKey({ user_email: e })), ...names.service_account_names.map((s) => identityKey({ service_account_name: s }))];
+      const found = named.filter((key) => listed.has(key));
       if (found.length === 0) throw error;
-      for (const f of found) unknown.add(f.key);
-      names = uniqueNames(entries.filter((p) => !unknown.has(identityKey(p.kind === 'user' ? { user_email: p.user } : { service_account_name: p.user }))));
+      for (const key of found) unknown.add(key);
     }
   }
-  return { current: new Map(), unknown };
+  throw new InvalidArgumentError('Could not read the current budget overrides: the upstream kept refusing the identities. Check the emails and service-account names');
 }
 
 function uniqueNames(entries: PlannedEntry[]) {
@@ -146,8 +149,17 @@ function uniqueNames(entries: PlannedEntry[]) {
   };
 }
 
-/** Whether a message names this identity as a whole word (so a@x.io does not match ba@x.io). */
-function mentions(message: string, name: string): boolean {
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`(^|[\\s,:;'"(\\[])${escaped}($|[\\s,.;:'")\\]])`, 'i').test(message);
+/**
+ * The identities an "unknown identities" message lists: the comma-separated items after its last colon,
+ * as identity keys (an item with @ as an email, any other as a service-account name).
+ */
+export function listedNames(message: string): Set<string> {
+  const colon = message.lastIndexOf(':');
+  if (colon < 0) return new Set();
+  const items = message
+    .slice(colon + 1)
+    .split(',')
+    .map((item) => item.trim().replace(/\.$/, '').replace(/^['"]|['"]$/g, ''))
+    .filter(Boolean);
+  return new Set(items.map((item) => identityKey(item.includes('@') ? { user_email: item } : { service_account_name: item })));
 }

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_OVERRIDES_PER_SET } from '../spec/limits.js';
 import type { BillingPlan } from '../spec/enums.js';
 import { commonDomain, shortId } from '../format/text.js';
-import { isUpstreamError } from '../upstream/errors.js';
+import { CancelledError, InvalidArgumentError, isUpstreamError } from '../upstream/errors.js';
 import { identityKey } from '../upstream/merge.js';
 import type { Override } from '../upstream/schemas.js';
 import { toolErrorMessage } from '../tool-errors.js';
@@ -52,7 +52,7 @@ export const setBudgetOverrides = defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
   writes: true,
   async run(args, ctx) {
-    const plan = await billingPlan(ctx, args.overrides.some((o) => o.resource === undefined));
+    const plan = await billingPlan(ctx);
     const planned = await planChanges(args.overrides, plan, ctx);
     const writes = planned.filter((p) => WRITES.has(p.status));
     const result = (confirmation: 'accepted' | 'declined' | 'cancelled' | 'not_asked', chunks: Chunk[] = []) => output(args.dry_run, plan, confirmation, planned, chunks);
@@ -62,6 +62,11 @@ export const setBudgetOverrides = defineTool({
     if (ctx.confirmation) {
       const digest = digestOf(writes);
       const answer = ctx.confirmation.answer(digest);
+      if (answer === 'cannot_ask') {
+        throw new InvalidArgumentError(
+          'This connection cannot ask the user to confirm budget changes (a stateless HTTP session of an older protocol version), so nothing was written. Preview with dry_run true and connect over stdio or a current client, or run the server with --confirm-writes never for trusted automation',
+        );
+      }
       if (answer === 'missing' || answer === 'stale') throw new ConfirmationNeeded(confirmMessage(writes, ctx), digest);
       if (answer !== 'accepted') return result(answer);
       confirmation = 'accepted';
@@ -99,23 +104,30 @@ interface Chunk {
   error?: string;
 }
 
-/** ANALYTICS_BILLING_PLAN, else what the existing overrides show; only looked up when an entry needs it. */
-async function billingPlan(ctx: ToolContext, needed: boolean): Promise<BillingPlan | undefined> {
-  if (ctx.config.billingPlan) return ctx.config.billingPlan;
-  return needed ? ctx.client.inferPlan(ctx.signal) : undefined;
+/**
+ * ANALYTICS_BILLING_PLAN, else what the existing overrides show. Looked up even when every entry names
+ * its resource: a known plan stops a mismatched entry before it is sent.
+ */
+async function billingPlan(ctx: ToolContext): Promise<BillingPlan | undefined> {
+  return ctx.config.billingPlan ?? ctx.client.inferPlan(ctx.signal);
 }
+
+const keyOf = (p: PlannedEntry) => identityKey(p.kind === 'user' ? { user_email: p.user } : { service_account_name: p.user });
 
 function digestOf(writes: PlannedEntry[]): string {
   return createHash('sha256')
-    .update(JSON.stringify(writes.map((w) => [w.user.toLowerCase(), w.resource, w.period, w.before, w.after])))
+    .update(JSON.stringify(writes.map((w) => [keyOf(w), w.resource, w.period, w.before, w.after])))
     .digest('hex');
 }
 
 function confirmMessage(writes: PlannedEntry[], ctx: ToolContext): string {
-  const show = (p: PlannedEntry) => `${ctx.pii.text(p.user)}: ${p.before === null || p.before === '' ? 'none' : p.before} → ${p.after === '' ? 'cleared' : p.after}`;
+  const resources = new Set(writes.map((w) => w.resource));
+  const mixed = resources.size > 1;
+  const show = (p: PlannedEntry) => `${ctx.pii.text(p.user)}: ${p.before === null || p.before === '' ? 'none' : p.before} → ${p.after === '' ? 'cleared' : p.after}${mixed ? ` ${shortResource(p.resource ?? '')}` : ''}`;
   const lines = writes.slice(0, 15).map(show);
   if (writes.length > 15) lines.push(`… and ${writes.length - 15} more`);
-  return `Apply ${writes.length} budget override change${writes.length > 1 ? 's' : ''} (monthly ${shortResource(writes[0]!.resource ?? '')})?\n${lines.join('\n')}`;
+  const unit = mixed ? 'monthly' : `monthly ${shortResource(writes[0]!.resource ?? '')}`;
+  return `Apply ${writes.length} budget override change${writes.length > 1 ? 's' : ''} (${unit})?\n${lines.join('\n')}`;
 }
 
 /**
@@ -134,16 +146,24 @@ async function apply(writes: PlannedEntry[], ctx: ToolContext): Promise<Chunk[]>
     const body: Override[] = part.map((p) => ({ ...(p.kind === 'user' ? { user_email: p.user } : { service_account_name: p.user }), resource: p.resource!, period: p.period, config: { limit: p.after } }));
     try {
       const { value } = await ctx.client.setOverrides(body, ctx.signal);
+      // A failure names only the identity. When one identity has several entries in the chunk (possible
+      // only while the plan is unknown), the failure cannot be pinned on one of them.
       const failed = new Map(value.failures.map((f) => [identityKey(f), f.error_message]));
+      const perIdentity = new Map<string, number>();
+      for (const p of part) perIdentity.set(keyOf(p), (perIdentity.get(keyOf(p)) ?? 0) + 1);
       for (const p of part) {
-        const reason = failed.get(identityKey(p.kind === 'user' ? { user_email: p.user } : { service_account_name: p.user }));
-        Object.assign(p, reason === undefined ? { status: 'applied' } : { status: 'failed', reason: `upstream: ${reason}` });
+        const reason = failed.get(keyOf(p));
+        if (reason === undefined) Object.assign(p, { status: 'applied' });
+        else if (perIdentity.get(keyOf(p))! > 1) Object.assign(p, { status: 'outcome_unknown', reason: `upstream reported a failure for this identity without saying which of its entries: ${reason}` });
+        else Object.assign(p, { status: 'failed', reason: `upstream: ${reason}` });
       }
       chunks.push({ entries: part.length, outcome: 'applied' });
-      ctx.audit(part.map((p) => ({ identity: p.user, kind: p.kind, resource: p.resource!, period: p.period, before: p.before, after: p.after, outcome: p.status === 'applied' ? 'applied' : 'failed', ...(p.reason ? { reason: p.reason } : {}) })));
+      ctx.audit(part.map((p) => ({ identity: p.user, kind: p.kind, resource: p.resource!, period: p.period, before: p.before, after: p.after, outcome: p.status === 'applied' ? 'applied' : p.status === 'failed' ? 'failed' : 'unknown', ...(p.reason ? { reason: p.reason } : {}) })));
     } catch (error) {
-      // Only a request that provably never left is known not to have been applied.
-      const never = isUpstreamError(error) && (error.neverReached || ['invalid_argument', 'unauthenticated', 'permission_denied', 'rate_limited', 'cancelled'].includes(error.kind));
+      // Only a request that provably never left, or that the upstream refused as a whole, is known not to
+      // have been applied. A cancellation after sending may have landed.
+      const refused = ['invalid_argument', 'unauthenticated', 'permission_denied', 'rate_limited'];
+      const never = isUpstreamError(error) && (error.neverReached || refused.includes(error.kind) || (error instanceof CancelledError && !error.afterSend));
       const message = toolErrorMessage(error);
       for (const p of part) Object.assign(p, { status: never ? 'failed' : 'outcome_unknown', reason: message });
       chunks.push({ entries: part.length, outcome: never ? 'failed' : 'outcome_unknown', error: message });

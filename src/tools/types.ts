@@ -27,9 +27,10 @@ export interface ToolContext {
   /**
    * The user's answer to a confirmation this call asked for, when the server may ask (the client can
    * show a form and --confirm-writes is auto); undefined when it cannot ask. 'missing' (not asked yet)
-   * and 'stale' (asked about a different change) mean: throw ConfirmationNeeded.
+   * and 'stale' (asked about a different change) mean: throw ConfirmationNeeded. 'cannot_ask': the
+   * connection cannot tell whether the client can confirm (stateless 2025-era HTTP), so do not write.
    */
-  confirmation?: { answer(digest: string): 'accepted' | 'declined' | 'cancelled' | 'missing' | 'stale' };
+  confirmation?: { answer(digest: string): 'accepted' | 'declined' | 'cancelled' | 'missing' | 'stale' | 'cannot_ask' };
   /** Records budget changes that were sent upstream. */
   audit: AuditSink;
 }

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { CancelledError } from './errors.js';
+import { CancelledError, UpstreamUnavailableError } from './errors.js';
 import type { CachePolicy, Freshness } from './freshness.js';
 
 interface Entry {
@@ -62,6 +62,21 @@ export class ResponseCache {
   }
 
   async get<T>(key: string, policy: () => CachePolicy, load: LoadContext['load'], signal?: AbortSignal): Promise<CachedAnswer<T>> {
+    try {
+      return await this.attempt<T>(key, policy, load, signal);
+    } catch (error) {
+      // A load still under way can be evicted to make room for a large answer; its callers start over once.
+      if (!(error instanceof Error && error.message === 'evicted') || signal?.aborted) throw error;
+      try {
+        return await this.attempt<T>(key, policy, load, signal);
+      } catch (again) {
+        if (again instanceof Error && again.message === 'evicted') throw new UpstreamUnavailableError('The response cache is too small for this many concurrent requests; try again, or raise its size.');
+        throw again;
+      }
+    }
+  }
+
+  private async attempt<T>(key: string, policy: () => CachePolicy, load: LoadContext['load'], signal?: AbortSignal): Promise<CachedAnswer<T>> {
     if (signal?.aborted) throw new CancelledError('The request was cancelled.');
     const callId = this.nextCallId++;
     this.waiters.set(key, (this.waiters.get(key) ?? 0) + 1);

@@ -102,6 +102,14 @@ export class TimeoutError extends UpstreamError {
 export class CancelledError extends UpstreamError {
   readonly kind = 'cancelled';
   readonly retryable = false;
+  constructor(
+    message: string,
+    endpoint?: string,
+    /** True when the request was already on its way: it may have been applied. */
+    readonly afterSend = false,
+  ) {
+    super(message, endpoint);
+  }
 }
 
 export function isUpstreamError(error: unknown): error is UpstreamError {

@@ -72,7 +72,7 @@ export class HttpTransport {
 }
 
 function transportError(error: unknown, req: HttpRequest): Error {
-  if (req.signal?.aborted) return new CancelledError('The request was cancelled.', req.endpoint);
+  if (req.signal?.aborted) return new CancelledError('The request was cancelled while it was in flight.', req.endpoint, true);
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code ?? '';
   const detail = error instanceof Error ? error.message : String(error);
   const where = `${req.method} ${req.url.origin}${req.url.pathname}`;

@@ -63,12 +63,21 @@ export class RateLimiters {
   async schedule<T>(group: RateGroup, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     if (signal?.aborted) throw new CancelledError('The request was cancelled.');
     let onAbort: (() => void) | undefined;
+    let started = false;
+    // Cancelling while queued ends the wait at once. Once the task has started it owns the signal: it
+    // knows whether its request was already on its way, which matters for writes.
     const cancelled = new Promise<never>((_, reject) => {
-      onAbort = () => reject(new CancelledError('The request was cancelled.'));
+      onAbort = () => {
+        if (!started) reject(new CancelledError('The request was cancelled.'));
+      };
       signal?.addEventListener('abort', onAbort, { once: true });
     });
     // The job still runs when its turn comes (the token is spent), but does nothing once cancelled.
-    const job = this.limiters[group].schedule(() => (signal?.aborted ? Promise.reject(new CancelledError('The request was cancelled.')) : task()));
+    const job = this.limiters[group].schedule(() => {
+      if (signal?.aborted) return Promise.reject(new CancelledError('The request was cancelled.'));
+      started = true;
+      return task();
+    });
     job.catch(() => {});
     try {
       return await Promise.race([job, cancelled]);

@@ -31,8 +31,11 @@ export interface HarnessOptions {
   config?: Partial<Config> & Record<string, unknown>;
   sim?: SimulatorOptions;
   capabilities?: ClientCapabilities;
-  /** legacy: in-memory 2025-era connection; modern: 2026-07-28 through the HTTP handler, in process. */
-  era?: 'legacy' | 'modern';
+  /**
+   * legacy: in-memory 2025-era connection; modern: 2026-07-28 through the HTTP handler, in process;
+   * legacy-http: a 2025-era client served statelessly by the HTTP handler, as --http does.
+   */
+  era?: 'legacy' | 'modern' | 'legacy-http';
   setup?: (client: Client) => void;
 }
 
@@ -49,7 +52,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   const mcp = new Client({ name: 'harness', version: '1.0.0' }, { capabilities: options.capabilities ?? {}, versionNegotiation: { mode: options.era === 'modern' ? 'auto' : 'legacy' } });
   options.setup?.(mcp);
   let closeServer: () => Promise<void>;
-  if (options.era === 'modern') {
+  if (options.era === 'modern' || options.era === 'legacy-http') {
     const handler = createMcpHandler(() => createServer(deps));
     await mcp.connect(new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), { fetch: (url, init) => handler.fetch(new Request(url, init)) }));
     closeServer = () => handler.close();

@@ -125,6 +125,28 @@ describe('applying', () => {
     expect(r.text).toMatch(/^INCOMPLETE/);
   }, 60_000);
 
+  it('looks the plan up even when every entry names a resource, so a mismatch never reaches the upstream', async () => {
+    await start({ config: { confirmWrites: 'never' } });
+    const [a] = members(h);
+    const r = await h.call('set_budget_overrides', { overrides: [{ user_email: a, limit: '4321', resource: 'credits' }, { user_email: a, limit: '99', resource: 'usd' }] });
+    expect(r.structured.entries.map((e: any) => e.status)).toEqual(['applied', 'invalid']);
+    expect((requestsTo(h.sim, SET)[0]!.body as any).overrides).toHaveLength(1);
+    expect(h.audit.map((x) => x.outcome)).toEqual(['applied']);
+  });
+
+  it('records a write cancelled in flight as an unknown outcome, since it may have landed', async () => {
+    await start({ config: { confirmWrites: 'never' } });
+    const [a] = members(h);
+    h.sim.injectFault({ path: '/analytics/v0/set-user-budget-overrides', kind: 'hang' });
+    const controller = new AbortController();
+    const pending = h.call('set_budget_overrides', { overrides: [{ user_email: a, limit: '31337' }] }, { signal: controller.signal });
+    for (let i = 0; i < 50 && requestsTo(h.sim, SET).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    controller.abort('user stop');
+    await expect(pending).rejects.toThrow();
+    for (let i = 0; i < 50 && h.audit.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(h.audit).toEqual([expect.objectContaining({ identity: a, after: '31337', outcome: 'unknown' })]);
+  });
+
   it('explains a 403 from a token without the write scope', async () => {
     await start({ config: { confirmWrites: 'never', token: 'ro' } });
     const r = await h.call('set_budget_overrides', { overrides: [{ service_account_name: 'ci-pipeline', limit: '5' }], });
@@ -181,6 +203,18 @@ describe('confirmation by form elicitation', () => {
       });
     }
   }
+
+  it('refuses to write unasked when the connection cannot tell whether the client could confirm (stateless 2025-era HTTP)', async () => {
+    await start({ era: 'legacy-http', capabilities: { elicitation: { form: {} } } });
+    const [a] = members(h);
+    const before = await current(h, a);
+    const r = await h.call('set_budget_overrides', { overrides: [{ user_email: a, limit: '4242' }] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/cannot ask the user to confirm.*nothing was written/s);
+    expect(await current(h, a)).toBe(before);
+    const preview = await h.call('set_budget_overrides', { dry_run: true, overrides: [{ user_email: a, limit: '4242' }] });
+    expect(preview.isError).toBe(false);
+  });
 
   it('writes without asking when the client cannot show a form', async () => {
     await start();

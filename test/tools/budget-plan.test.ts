@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createAuditSink } from '../../src/audit.js';
 import { Pseudonymizer } from '../../src/pii.js';
-import { normalizeLimit, planChanges } from '../../src/tools/budget-plan.js';
+import { listedNames, normalizeLimit, planChanges } from '../../src/tools/budget-plan.js';
 import type { ToolContext } from '../../src/tools/types.js';
 
 describe('limits', () => {
@@ -60,5 +60,25 @@ describe('the audit log', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('reading the unknown identities out of a 400', () => {
+  it('takes the list after the last colon, not words of the sentence', () => {
+    expect([...listedNames('Unknown user email or service account name: ghost@x.io, phantom-bot.')].sort()).toEqual(['s:phantom-bot', 'u:ghost@x.io']);
+    expect(listedNames('Unknown user email or service account name: GHOST@X.IO.')).toEqual(new Set(['u:ghost@x.io']));
+    expect(listedNames('Unknown user email or service account name: service.').has('s:user')).toBe(false);
+    expect(listedNames('no list here')).toEqual(new Set());
+  });
+});
+
+describe('the audit log in pseudonymous mode', () => {
+  it('pseudonymises emails quoted in the reason too', () => {
+    const lines: string[] = [];
+    createAuditSink(new Pseudonymizer('pseudonymous', 'k'), undefined, (t) => lines.push(t))([
+      { identity: 'ada@x.io', kind: 'user', resource: 'R', period: 'P', before: null, after: '1', outcome: 'failed', reason: "upstream: user 'ada@x.io' is not a member" },
+    ]);
+    expect(lines.join('')).not.toContain('ada@x.io');
+    expect(JSON.parse(lines[0]!).reason).toMatch(/user 'user-[0-9a-f]{12}@x\.io' is not a member/);
   });
 });
