@@ -6,6 +6,7 @@ import type { CachedAnswer } from '../upstream/cache.js';
 import type { Answer } from '../upstream/client.js';
 import type { Freshness } from '../upstream/freshness.js';
 import type { Metrics } from '../upstream/schemas.js';
+import { freshnessOut } from '../format/freshness.js';
 import type { ToolContext } from './types.js';
 
 /** Input fields shared by the tools: short descriptions, because every model reads them on every turn. */
@@ -131,4 +132,15 @@ export async function listing<V extends { pagination: { has_more: boolean; next_
   }
   const answer = await all();
   return { items: answer.data, start: answer.start_date, end: answer.end_date, freshness: answer.freshness, truncated: answer.truncated, next: null };
+}
+
+/** The row counts, paging state and freshness every list answer ends with. */
+export function tableMeta(all: readonly unknown[], rows: readonly unknown[], meta: Listing<unknown>) {
+  return {
+    total_rows: all.length,
+    returned_rows: rows.length,
+    truncated: meta.truncated,
+    next_cursor: meta.next,
+    freshness: freshnessOut(meta.freshness, meta.end),
+  };
 }

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { GROUP_BY_KEYS, type GroupByKey } from '../spec/enums.js';
-import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
+import { freshnessLine, freshnessSchema } from '../format/freshness.js';
 import { commonDomain, int, percent, shortId, usd, usdWhole } from '../format/text.js';
 import { addCostMetrics } from '../upstream/merge.js';
 import { compareDecimals } from '../upstream/numbers.js';
 import type { CostAnalytics, CostPoint } from '../upstream/schemas.js';
-import { listing, listInputs, pageInputs, pagingOut, rangeArg, rangeInputs, sortRows, tableOut } from './common.js';
+import { listing, listInputs, pageInputs, pagingOut, rangeArg, rangeInputs, sortRows, tableMeta, tableOut } from './common.js';
 import { READ_ONLY, defineTool } from './types.js';
 
 const SHORT = { product: 'COST_ANALYTICS_GROUP_BY_PRODUCT', resource: 'COST_ANALYTICS_GROUP_BY_RESOURCE', user: 'COST_ANALYTICS_GROUP_BY_USER', byok_status: 'COST_ANALYTICS_GROUP_BY_BYOK_STATUS', expert: 'COST_ANALYTICS_GROUP_BY_EXPERT' } as const;
@@ -103,11 +103,7 @@ export const getCostAnalytics = defineTool({
       sort_by: args.sort_by,
       rows,
       totals: all.reduce((t, r) => addCostMetrics(t, r.cost), zero),
-      total_rows: all.length,
-      returned_rows: rows.length,
-      truncated: meta.truncated,
-      next_cursor: meta.next,
-      freshness: freshnessOut(meta.freshness, meta.end),
+      ...tableMeta(all, rows, meta),
     };
   },
   text(out) {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
+import { freshnessLine, freshnessSchema } from '../format/freshness.js';
 import { commonDomain, int, percent, shortId, table } from '../format/text.js';
 import { formatDay } from '../util/utc-date.js';
 import { identityKey } from '../upstream/merge.js';
 import type { CreditUsage } from '../upstream/schemas.js';
-import { identityOf, identityOut, listing, listInputs, pageInputs, pagingOut, rangeArg, rangeInputs, sortRows, tableOut, userMatcher, usersInput } from './common.js';
+import { identityOf, identityOut, listing, listInputs, pageInputs, pagingOut, rangeArg, rangeInputs, sortRows, tableMeta, tableOut, userMatcher, usersInput } from './common.js';
 import { READ_ONLY, defineTool } from './types.js';
 
 export const getCreditUsage = defineTool({
@@ -55,11 +55,7 @@ export const getCreditUsage = defineTool({
       includes_today: meta.end >= formatDay(ctx.client.today()),
       rows,
       totals: { credits_consumed: all.reduce((n, r) => n + r.credits_consumed, 0), users: new Set(chosen.map(identityKey)).size, ...(args.by_model ? { by_model: byModel } : {}) },
-      total_rows: all.length,
-      returned_rows: rows.length,
-      truncated: meta.truncated,
-      next_cursor: meta.next,
-      freshness: freshnessOut(meta.freshness, meta.end),
+      ...tableMeta(all, rows, meta),
     };
   },
   text(out) {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
+import { freshnessLine, freshnessSchema } from '../format/freshness.js';
 import { commonDomain, int, percent, shortId, table } from '../format/text.js';
 import { identityKey } from '../upstream/merge.js';
 import type { EditorLanguage } from '../upstream/schemas.js';
-import { date, identityOf, listing, listInputs, metricFields, metricsInput, metricValues, pageInputs, pagingOut, pickMetrics, sortByInput, sortRows, sumMetrics, tableOut, userMatcher, usersInput } from './common.js';
+import { date, identityOf, listing, listInputs, metricFields, metricsInput, metricValues, pageInputs, pagingOut, pickMetrics, sortByInput, sortRows, sumMetrics, tableMeta, tableOut, userMatcher, usersInput } from './common.js';
 import { READ_ONLY, defineTool } from './types.js';
 
 const GROUPS = ['editor', 'language', 'editor_language', 'user'] as const;
@@ -88,11 +88,7 @@ export const getEditorLanguageActivity = defineTool({
       metrics: fields,
       rows,
       totals: { users: new Set(chosen.map(identityKey)).size, records: chosen.length, values: sumMetrics(all.map((r) => r.values), fields) },
-      total_rows: all.length,
-      returned_rows: rows.length,
-      truncated: meta.truncated,
-      next_cursor: meta.next,
-      freshness: freshnessOut(meta.freshness, meta.day),
+      ...tableMeta(all, rows, meta),
     };
   },
   text(out) {

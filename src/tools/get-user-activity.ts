@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { MetricField } from '../spec/metrics.js';
-import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
+import { freshnessLine, freshnessSchema } from '../format/freshness.js';
 import { commonDomain, int, shortId, table } from '../format/text.js';
 import type { UserActivity } from '../upstream/schemas.js';
-import { identityOf, identityOut, listing, listInputs, metricFields, metricsInput, metricValues, pageInputs, pagingOut, pickMetrics, rangeArg, rangeInputs, sortByInput, sortRows, sumMetrics, tableOut, userMatcher, usersInput } from './common.js';
+import { identityOf, identityOut, listing, listInputs, metricFields, metricsInput, metricValues, pageInputs, pagingOut, pickMetrics, rangeArg, rangeInputs, sortByInput, sortRows, sumMetrics, tableMeta, tableOut, userMatcher, usersInput } from './common.js';
 import { READ_ONLY, defineTool } from './types.js';
 
 export const getUserActivity = defineTool({
@@ -51,11 +51,7 @@ export const getUserActivity = defineTool({
       metrics: fields,
       rows,
       totals: { active_user_days: all.reduce((n, r) => n + r.active_days, 0), values: sumMetrics(all.map((r) => r.values), fields) },
-      total_rows: all.length,
-      returned_rows: rows.length,
-      truncated: meta.truncated,
-      next_cursor: meta.next,
-      freshness: freshnessOut(meta.freshness, meta.end),
+      ...tableMeta(all, rows, meta),
     };
   },
   text(out) {
