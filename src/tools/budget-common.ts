@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUDGET_RESOURCES, type BillingPlan, type BudgetResource } from '../spec/enums.js';
+import { BUDGET_RESOURCES, type BudgetResource } from '../spec/enums.js';
 
 /** Budget resources as tools accept them: short names or the API's full names. */
 export const resourceInput = z.enum(['credits', 'usd', ...BUDGET_RESOURCES]);
@@ -11,8 +11,4 @@ export function fullResource(r: z.infer<typeof resourceInput>): BudgetResource {
 
 export function shortResource(r: string): string {
   return r === 'BUDGET_RESOURCE_CREDITS_CONSUMED' ? 'credits' : r === 'BUDGET_RESOURCE_USD_COST' ? 'usd' : r;
-}
-
-export function planOfResource(r: BudgetResource): BillingPlan {
-  return r === 'BUDGET_RESOURCE_USD_COST' ? 'usd' : 'credits';
 }

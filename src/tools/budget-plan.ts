@@ -31,6 +31,14 @@ export interface PlannedEntry {
   reason?: string;
 }
 
+/** The entry's identity as the API names it. */
+export function identityRef(p: Pick<PlannedEntry, 'kind' | 'user'>): { user_email: string } | { service_account_name: string } {
+  return p.kind === 'user' ? { user_email: p.user } : { service_account_name: p.user };
+}
+
+/** Identity key of an entry: emails compared case-insensitively, service-account names exactly. */
+export const entryKey = (p: Pick<PlannedEntry, 'kind' | 'user'>) => identityKey(identityRef(p));
+
 /** The limit as the API takes it, or why not. */
 export function normalizeLimit(limit: EntryInput['limit']): { limit: string } | { error: string } {
   if (limit === null || limit === '' || limit === undefined) return limit === undefined ? { error: 'limit is required (use null or "" to clear)' } : { limit: '' };
@@ -92,7 +100,7 @@ export async function planChanges(entries: EntryInput[], plan: BillingPlan | und
   }
 
   // The same (identity, resource, period) twice in one request is refused by the API: refuse every occurrence here.
-  const comboKey = (p: PlannedEntry) => `${identityKey(p.kind === 'user' ? { user_email: p.user } : { service_account_name: p.user })}|${p.resource}|${p.period}`;
+  const comboKey = (p: PlannedEntry) => `${entryKey(p)}|${p.resource}|${p.period}`;
   const counts = new Map<string, number>();
   for (const p of planned) if (p.status !== 'invalid') counts.set(comboKey(p), (counts.get(comboKey(p)) ?? 0) + 1);
   for (const p of planned) {
@@ -103,7 +111,7 @@ export async function planChanges(entries: EntryInput[], plan: BillingPlan | und
   const candidates = planned.filter((p) => p.status !== 'invalid');
   const { current, unknown } = await readCurrent(candidates, ctx);
   for (const p of candidates) {
-    const key = identityKey(p.kind === 'user' ? { user_email: p.user } : { service_account_name: p.user });
+    const key = entryKey(p);
     if (unknown.has(key)) {
       Object.assign(p, { status: 'unknown_identity', reason: `${p.kind === 'user' ? 'user' : 'service account'} is not in the organization` });
       continue;
@@ -122,9 +130,8 @@ export async function planChanges(entries: EntryInput[], plan: BillingPlan | und
  */
 async function readCurrent(entries: PlannedEntry[], ctx: ToolContext): Promise<{ current: Map<string, string>; unknown: Set<string> }> {
   const unknown = new Set<string>();
-  const keyOf = (p: PlannedEntry) => identityKey(p.kind === 'user' ? { user_email: p.user } : { service_account_name: p.user });
   for (let attempt = 0; attempt < 3; attempt++) {
-    const names = uniqueNames(entries.filter((p) => !unknown.has(keyOf(p))));
+    const names = uniqueNames(entries.filter((p) => !unknown.has(entryKey(p))));
     if (!names.user_emails.length && !names.service_account_names.length) return { current: new Map(), unknown };
     try {
       const { value } = await ctx.client.getOverrides(names, ctx.signal);

@@ -45,13 +45,12 @@ export const getEditorLanguageActivity = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
-    const fetched = await listing<EditorLanguage, EditorLanguage['records'][number]>(
+    const meta = await listing<EditorLanguage, EditorLanguage['records'][number]>(
       args,
       { page: () => ctx.client.rawPage('editor-language', { date: args.date, cursor: args.cursor, page_size: args.page_size }, ctx.signal), items: (v) => v.records, span: (v) => [v.metadata.effective_date, v.metadata.effective_date] },
       () => ctx.client.editorLanguage(args.date, { signal: ctx.signal, onProgress: ctx.progress }),
     );
-    const records = fetched.items;
-    const meta = { ...fetched, day: fetched.start };
+    const records = meta.items;
     const fields = metricFields(args.metrics, args.sort_by);
     const match = await userMatcher(args.users, ctx);
     const chosen = match ? records.filter(match) : records;
@@ -82,7 +81,7 @@ export const getEditorLanguageActivity = defineTool({
     const sorted = sortRows(all, sortKey, args.order, (r) => `${r.editor ?? ''}|${r.language ?? ''}|${r.user ?? ''}`);
     const rows = sorted.slice(0, args.limit);
     return {
-      date: meta.day,
+      date: meta.start,
       group_by: args.group_by ?? null,
       sort_by: args.sort_by,
       metrics: fields,

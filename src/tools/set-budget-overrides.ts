@@ -8,7 +8,7 @@ import { identityKey } from '../upstream/merge.js';
 import type { Override } from '../upstream/schemas.js';
 import { toolErrorMessage } from '../tool-errors.js';
 import { periodInput, resourceInput, shortResource } from './budget-common.js';
-import { planChanges, type PlannedEntry } from './budget-plan.js';
+import { entryKey, identityRef, planChanges, type PlannedEntry } from './budget-plan.js';
 import { ConfirmationNeeded, defineTool, type ToolContext } from './types.js';
 
 const WRITES = new Set(['new', 'changed', 'cleared']);
@@ -112,11 +112,9 @@ async function billingPlan(ctx: ToolContext): Promise<BillingPlan | undefined> {
   return ctx.config.billingPlan ?? ctx.client.inferPlan(ctx.signal);
 }
 
-const keyOf = (p: PlannedEntry) => identityKey(p.kind === 'user' ? { user_email: p.user } : { service_account_name: p.user });
-
 function digestOf(writes: PlannedEntry[]): string {
   return createHash('sha256')
-    .update(JSON.stringify(writes.map((w) => [keyOf(w), w.resource, w.period, w.before, w.after])))
+    .update(JSON.stringify(writes.map((w) => [entryKey(w), w.resource, w.period, w.before, w.after])))
     .digest('hex');
 }
 
@@ -143,18 +141,18 @@ async function apply(writes: PlannedEntry[], ctx: ToolContext): Promise<Chunk[]>
       chunks.push({ entries: part.length, outcome: 'not_sent' });
       continue;
     }
-    const body: Override[] = part.map((p) => ({ ...(p.kind === 'user' ? { user_email: p.user } : { service_account_name: p.user }), resource: p.resource!, period: p.period, config: { limit: p.after } }));
+    const body: Override[] = part.map((p) => ({ ...identityRef(p), resource: p.resource!, period: p.period, config: { limit: p.after } }));
     try {
       const { value } = await ctx.client.setOverrides(body, ctx.signal);
       // A failure names only the identity. When one identity has several entries in the chunk (possible
       // only while the plan is unknown), the failure cannot be pinned on one of them.
       const failed = new Map(value.failures.map((f) => [identityKey(f), f.error_message]));
       const perIdentity = new Map<string, number>();
-      for (const p of part) perIdentity.set(keyOf(p), (perIdentity.get(keyOf(p)) ?? 0) + 1);
+      for (const p of part) perIdentity.set(entryKey(p), (perIdentity.get(entryKey(p)) ?? 0) + 1);
       for (const p of part) {
-        const reason = failed.get(keyOf(p));
+        const reason = failed.get(entryKey(p));
         if (reason === undefined) Object.assign(p, { status: 'applied' });
-        else if (perIdentity.get(keyOf(p))! > 1) Object.assign(p, { status: 'outcome_unknown', reason: `upstream reported a failure for this identity without saying which of its entries: ${reason}` });
+        else if (perIdentity.get(entryKey(p))! > 1) Object.assign(p, { status: 'outcome_unknown', reason: `upstream reported a failure for this identity without saying which of its entries: ${reason}` });
         else Object.assign(p, { status: 'failed', reason: `upstream: ${reason}` });
       }
       chunks.push({ entries: part.length, outcome: 'applied' });

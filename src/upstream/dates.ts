@@ -1,5 +1,5 @@
 import { DEFAULT_RANGE_DAYS, LOOKBACK_YEARS, MAX_RANGE_DAYS } from '../spec/limits.js';
-import { dayFromMs, dayToMs, formatDay, minusYears, parseIsoDay, spanDays } from '../util/utc-date.js';
+import { dayFromMs, dayToMs, formatDay, minusYears, parseIsoDay } from '../util/utc-date.js';
 import { InvalidArgumentError } from './errors.js';
 
 /**
@@ -119,10 +119,6 @@ export function splitRange(range: DayRange, maxDays = MAX_RANGE_DAYS): DayRange[
   const windows: DayRange[] = [];
   for (let start = range.start; start <= range.end; start += maxDays) windows.push({ start, end: Math.min(range.end, start + maxDays - 1) });
   return windows;
-}
-
-export function rangeDays(range: DayRange): number {
-  return spanDays(range.start, range.end);
 }
 
 export function rangeText(range: DayRange): { start_date: string; end_date: string } {

@@ -102,10 +102,6 @@ export class RateLimiters {
     return until;
   }
 
-  pausedUntilAt(group: RateGroup): number {
-    return this.pausedUntil[group];
-  }
-
   async stop(): Promise<void> {
     await Promise.all(Object.values(this.limiters).map((l) => l.stop({ dropWaitingJobs: true }).catch(() => {})));
   }
