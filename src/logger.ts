@@ -27,8 +27,19 @@ export function createLogger(level: LogLevel, scrub: (text: string) => string, w
   };
 }
 
-/** Replaces each secret, wherever it appears, with a fixed marker. */
+/**
+ * Replaces each secret, wherever it appears, with a fixed marker; so is any bearer credential, whoever's it
+ * is (an upstream that echoes the Authorization header, a proxy URL with a password).
+ */
 export function secretScrubber(secrets: Array<string | undefined>): (text: string) => string {
   const present = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4);
-  return (text) => present.reduce((t, s) => t.split(s).join('[redacted]'), text);
+  return (text) =>
+    present
+      .reduce((t, s) => t.split(s).join('[redacted]'), text)
+      .replace(BEARER, '$1[redacted]')
+      .replace(URL_USERINFO, '$1[redacted]@');
 }
+
+// A credential has eight or more characters with a digit or a symbol in them, so prose ("Bearer token required") stays.
+const BEARER = /(\bBearer\s+)(?=[A-Za-z0-9\-._~+/]*[0-9\-._~+/])[A-Za-z0-9\-._~+/]{8,}=*/gi;
+const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/)[^\s/@:]+(?::[^\s/@]*)?@/gi;

@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createAuditSink, type AuditSink } from './audit.js';
-import { loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, secretScrubber, type Logger } from './logger.js';
 import { Pseudonymizer } from './pii.js';
 import { createServer } from './server.js';
 import { startSimulator, type Simulator } from './simulator/index.js';
+import { isLoopbackHost, nonLoopbackRefusal } from './transports/loopback.js';
 import { serveStdio } from './transports/stdio.js';
 import { AnalyticsClient } from './upstream/client.js';
 
@@ -14,6 +15,8 @@ export interface Runtime {
   log: Logger;
   pii: Pseudonymizer;
   audit: AuditSink;
+  /** Credentials that must never leave the process: scrubbed from answers as from logs. */
+  secrets: Array<string | undefined>;
   simulator?: Simulator;
   close(): Promise<void>;
 }
@@ -38,6 +41,7 @@ export async function createRuntime(config: Config, options: { simulatorUsers?: 
     log,
     pii,
     audit: createAuditSink(pii, config.auditLog),
+    secrets: [token, config.piiKey],
     simulator,
     close: async () => {
       await client.close();
@@ -48,6 +52,7 @@ export async function createRuntime(config: Config, options: { simulatorUsers?: 
 
 export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadConfig(argv, env);
+  if (config.transport === 'http' && !isLoopbackHost(config.host)) throw new ConfigError(nonLoopbackRefusal(config.host));
   const runtime = await createRuntime(config);
   if (config.transport === 'http') {
     const { serveHttp } = await import('./transports/http.js');

@@ -3,12 +3,13 @@ import { CLIENT_CAPABILITIES_META_KEY, McpServer, inputRequired, inputResponse, 
 import { z } from 'zod';
 import type { AuditSink } from './audit.js';
 import type { Config } from './config.js';
-import type { Logger } from './logger.js';
+import { secretScrubber, type Logger } from './logger.js';
 import type { Pseudonymizer } from './pii.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerChangelogResource } from './resources/changelog.js';
 import { toolErrorMessage } from './tool-errors.js';
 import { compactSchema } from './tools/compact-schema.js';
+import { emailProblem } from './tools/identity-format.js';
 import { TOOLS } from './tools/index.js';
 import { ConfirmationNeeded, type ToolContext, type ToolDef } from './tools/types.js';
 import type { AnalyticsClient } from './upstream/client.js';
@@ -22,7 +23,21 @@ export interface ServerDeps {
   log: Logger;
   pii: Pseudonymizer;
   audit: AuditSink;
+  /** Credentials to scrub from everything sent to the client (the API token is always included). */
+  secrets?: Array<string | undefined>;
   tools?: ToolDef[];
+}
+
+/** What leaves the server: every string passes the secret scrubber, then the pseudonymizer. */
+export interface Redactor {
+  text(text: string): string;
+  value<T>(value: T): T;
+}
+
+function redactorOf(deps: ServerDeps): Redactor {
+  const scrub = secretScrubber([deps.config.token, deps.config.piiKey, ...(deps.secrets ?? [])]);
+  const text = (t: string) => deps.pii.text(scrub(t));
+  return { text, value: (v) => JSON.parse(JSON.stringify(v), (_k, x: unknown) => (typeof x === 'string' ? text(x) : x)) as typeof v };
 }
 
 const INSTRUCTIONS =
@@ -33,20 +48,21 @@ const INSTRUCTIONS =
 export function createServer(deps: ServerDeps): McpServer {
   const server = new McpServer({ name: 'org-analytics-mcp', title: 'Org Analytics', version: VERSION }, { instructions: INSTRUCTIONS });
   const directory = directoryOf(deps);
+  const redact = redactorOf(deps);
   for (const def of deps.tools ?? TOOLS) {
     if (def.writes && deps.config.readOnly) continue;
     server.registerTool(
       def.name,
       { title: def.title, description: def.description, inputSchema: compactSchema(def.input, 'input'), outputSchema: compactSchema(def.output, 'output'), annotations: def.annotations },
-      (args: unknown, ctx: ServerContext) => runTool(server, def, args, ctx, deps, directory),
+      (args: unknown, ctx: ServerContext) => runTool(server, def, args, ctx, deps, directory, redact),
     );
   }
-  registerChangelogResource(server, deps.client);
-  registerPrompts(server, deps.config.readOnly);
+  registerChangelogResource(server, deps.client, redact);
+  registerPrompts(server, deps.config.readOnly, redact);
   return server;
 }
 
-async function runTool(server: McpServer, def: ToolDef, args: unknown, ctx: ServerContext, deps: ServerDeps, directory: Directory) {
+async function runTool(server: McpServer, def: ToolDef, args: unknown, ctx: ServerContext, deps: ServerDeps, directory: Directory, redact: Redactor) {
   const started = Date.now();
   const token = ctx.mcpReq._meta?.progressToken;
   let reported = 0;
@@ -66,24 +82,24 @@ async function runTool(server: McpServer, def: ToolDef, args: unknown, ctx: Serv
     progress,
     resolveEmail: (text) => directory.resolve(text, ctx.mcpReq.signal),
     audit: deps.audit,
-    confirmation: def.writes && deps.config.confirmWrites === 'auto' ? confirmationFor(server, ctx) : undefined,
+    confirmation: def.writes && deps.config.confirmWrites === 'auto' ? confirmationFor(server, ctx, deps.config.transport) : undefined,
   };
   try {
-    const out = deps.pii.value(await def.run(args as never, toolCtx));
+    const out = redact.value(await def.run(args as never, toolCtx));
     deps.log.debug('tool done', { tool: def.name, ms: Date.now() - started });
-    const text = deps.pii.text(def.text(out));
+    const text = redact.text(def.text(out));
     return { content: [{ type: 'text' as const, text }], structuredContent: out as Record<string, unknown>, ...(def.isError?.(out) ? { isError: true } : {}) };
   } catch (error) {
     if (error instanceof ConfirmationNeeded) {
       deps.log.info('asking the user to confirm', { tool: def.name });
       return inputRequired({
-        inputRequests: { confirm: inputRequired.elicit({ message: deps.pii.text(error.message), requestedSchema: CONFIRM }) },
+        inputRequests: { confirm: inputRequired.elicit({ message: redact.text(error.message), requestedSchema: CONFIRM }) },
         requestState: signState(error.digest),
       });
     }
     const level = isUpstreamError(error) ? 'info' : 'error';
     deps.log[level]('tool failed', { tool: def.name, ms: Date.now() - started, error: error instanceof Error ? error.message : String(error), ...(level === 'error' && error instanceof Error ? { stack: error.stack } : {}) });
-    return { content: [{ type: 'text' as const, text: deps.pii.text(toolErrorMessage(error)) }], isError: true };
+    return { content: [{ type: 'text' as const, text: redact.text(toolErrorMessage(error)) }], isError: true };
   }
 }
 
@@ -102,11 +118,13 @@ const verifyState = (state: unknown) => {
  * from initialize on 2025-era connections. A stateless 2025-era HTTP request carries neither, so whether
  * the client could confirm is unknown, and a write must not go ahead unasked.
  */
-function confirmationFor(server: McpServer, ctx: ServerContext): ToolContext['confirmation'] {
+function confirmationFor(server: McpServer, ctx: ServerContext, transport: Config['transport']): ToolContext['confirmation'] {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const caps = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.server.getClientCapabilities();
   if (caps === undefined) return { answer: () => 'cannot_ask' };
-  if (caps.elicitation === undefined) return undefined;
+  // Over stdio the client is the user's own app. Over HTTP any local process may be the caller, so a write
+  // nobody could confirm is refused; --confirm-writes never is the explicit opt-out.
+  if (caps.elicitation === undefined) return transport === 'http' ? { answer: () => 'cannot_ask' } : undefined;
   return {
     answer(digest) {
       const view = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
@@ -137,6 +155,8 @@ class Directory {
   constructor(private readonly deps: ServerDeps) {}
 
   async resolve(text: string, signal: AbortSignal): Promise<string> {
+    const malformed = emailProblem(text);
+    if (malformed) throw new InvalidArgumentError(malformed);
     const known = this.deps.pii.resolve(text);
     if (known !== undefined) return known;
     if (Date.now() - this.lastLookup > 60_000) {

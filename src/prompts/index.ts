@@ -1,5 +1,6 @@
 import { completable, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
+import type { Redactor } from '../server.js';
 import { NAMED_RANGES } from '../upstream/dates.js';
 
 const rangeArg = z.object({
@@ -7,10 +8,10 @@ const rangeArg = z.object({
     .optional()
     .describe('e.g. last_30_days or previous_month'),
 });
-const user = (text: string) => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text } }] });
 
 /** Short user-invoked templates that lead the assistant to the right tools. */
-export function registerPrompts(server: McpServer, readOnly: boolean): void {
+export function registerPrompts(server: McpServer, readOnly: boolean, redact: Redactor): void {
+  const user = (text: string) => ({ messages: [{ role: 'user' as const, content: { type: 'text' as const, text: redact.text(text) } }] });
   server.registerPrompt('usage_report', { title: 'Usage report', description: 'Adoption and activity over a period', argsSchema: rangeArg }, ({ range }) =>
     user(
       `Write a short usage report for ${range ?? 'last_30_days'}. Use get_active_user_counts (trend, weekdays vs weekends), get_daily_usage (totals), ` +

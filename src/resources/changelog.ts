@@ -1,9 +1,10 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
 import { CHANGELOG_CLIENTS } from '../spec/enums.js';
+import type { Redactor } from '../server.js';
 import type { AnalyticsClient } from '../upstream/client.js';
 
 /** changelog://{client}/{page}: the public changelog for clients that read resources. */
-export function registerChangelogResource(server: McpServer, client: AnalyticsClient): void {
+export function registerChangelogResource(server: McpServer, client: AnalyticsClient, redact: Redactor): void {
   const template = new ResourceTemplate('changelog://{client}/{page}', {
     list: async () => ({
       resources: [{ uri: 'changelog://all/0', name: 'changelog-latest', title: 'Latest changelog entries', mimeType: 'application/json' }],
@@ -22,8 +23,12 @@ export function registerChangelogResource(server: McpServer, client: AnalyticsCl
       const page = Number(variables.page);
       if (!(CHANGELOG_CLIENTS as readonly string[]).includes(name)) throw new Error(`Unknown changelog client '${name}'; use one of ${CHANGELOG_CLIENTS.join(', ')}.`);
       if (!Number.isSafeInteger(page) || page < 0) throw new Error(`Changelog page must be a whole number of 0 or more, got '${String(variables.page)}'.`);
-      const { value } = await client.changelog(name, page, ctx.mcpReq.signal);
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value) }] };
+      try {
+        const { value } = await client.changelog(name, page, ctx.mcpReq.signal);
+        return { contents: [{ uri: uri.href, mimeType: 'application/json', text: redact.text(JSON.stringify(value)) }] };
+      } catch (error) {
+        throw new Error(redact.text(error instanceof Error ? error.message : String(error)));
+      }
     },
   );
 }

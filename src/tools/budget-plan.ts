@@ -4,6 +4,7 @@ import { InvalidArgumentError } from '../upstream/errors.js';
 import { identityKey } from '../upstream/merge.js';
 import type { Override } from '../upstream/schemas.js';
 import { fullResource, shortResource } from './budget-common.js';
+import { serviceAccountProblem } from './identity-format.js';
 import type { ToolContext } from './types.js';
 
 export interface EntryInput {
@@ -88,6 +89,11 @@ export async function planChanges(entries: EntryInput[], plan: BillingPlan | und
       continue;
     }
     let user = base.user;
+    const malformedAccount = hasAccount ? serviceAccountProblem(user) : undefined;
+    if (malformedAccount) {
+      planned.push(invalid(malformedAccount, resource));
+      continue;
+    }
     if (hasEmail) {
       try {
         user = await ctx.resolveEmail(user);

@@ -7,6 +7,7 @@ import type { Answer } from '../upstream/client.js';
 import type { Freshness } from '../upstream/freshness.js';
 import type { Metrics } from '../upstream/schemas.js';
 import { freshnessOut } from '../format/freshness.js';
+import { assertCursor, assertServiceAccountName } from './identity-format.js';
 import type { ToolContext } from './types.js';
 
 /** Input fields shared by the tools: short descriptions, because every model reads them on every turn. */
@@ -88,7 +89,7 @@ export async function userMatcher(users: string[] | undefined, ctx: ToolContext)
   const accounts = new Set<string>();
   for (const u of users) {
     if (u.includes('@')) emails.add((await ctx.resolveEmail(u)).toLowerCase());
-    else accounts.add(u);
+    else accounts.add(assertServiceAccountName(u));
   }
   return (r) => (r.user_email !== undefined ? emails.has(r.user_email.toLowerCase()) : accounts.has(r.service_account_name ?? ''));
 }
@@ -126,6 +127,7 @@ export async function listing<V extends { pagination: { has_more: boolean; next_
   all: () => Promise<Answer<T[]>>,
 ): Promise<Listing<T>> {
   if (wantsRawPage(args)) {
+    assertCursor(args.cursor);
     const page = (await one.page()) as CachedAnswer<V>;
     const [start, end] = one.span(page.value);
     return { items: one.items(page.value), start, end, freshness: page.freshness, truncated: false, next: nextCursorOf(page.value.pagination) };

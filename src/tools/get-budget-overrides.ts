@@ -1,3 +1,4 @@
+import { assertServiceAccountName } from './identity-format.js';
 import { z } from 'zod';
 import { commonDomain, int, shortId } from '../format/text.js';
 import { identityOf, identityOut, listInputs, tableOut } from './common.js';
@@ -29,7 +30,7 @@ export const getBudgetOverrides = defineTool({
   async run(args, ctx) {
     const emails = args.user_emails ? await Promise.all(args.user_emails.map((e) => ctx.resolveEmail(e))) : undefined;
     const { value, freshness } = await ctx.client.getOverrides(
-      { user_emails: emails, service_account_names: args.service_account_names, resource: args.resource && fullResource(args.resource), period: args.period && 'BUDGET_PERIOD_MONTHLY' },
+      { user_emails: emails, service_account_names: args.service_account_names?.map(assertServiceAccountName), resource: args.resource && fullResource(args.resource), period: args.period && 'BUDGET_PERIOD_MONTHLY' },
       ctx.signal,
     );
     const all = value.overrides.map((o) => ({ ...identityOf(o), resource: shortResource(o.resource), period: o.period === 'BUDGET_PERIOD_MONTHLY' ? 'monthly' : o.period, limit: o.config.limit }));

@@ -1,3 +1,4 @@
+import { assertServiceAccountName } from './identity-format.js';
 import { z } from 'zod';
 import { GROUP_BY_KEYS, type GroupByKey } from '../spec/enums.js';
 import { freshnessLine, freshnessSchema } from '../format/freshness.js';
@@ -69,7 +70,11 @@ export const getCostAnalytics = defineTool({
   async run(args, ctx) {
     const groupBy = [...new Set((args.group_by ?? []).map((g) => (g in SHORT ? SHORT[g as keyof typeof SHORT] : (g as GroupByKey))))];
     const f = args.filters ?? {};
-    const filters = { ...f, ...(f.user_emails ? { user_emails: await Promise.all(f.user_emails.map((e) => ctx.resolveEmail(e))) } : {}) };
+    const filters = {
+      ...f,
+      ...(f.user_emails ? { user_emails: await Promise.all(f.user_emails.map((e) => ctx.resolveEmail(e))) } : {}),
+      ...(f.service_account_names ? { service_account_names: f.service_account_names.map(assertServiceAccountName) } : {}),
+    };
     const query = { group_by_keys: groupBy, granularity: args.granularity === 'day' ? ('COST_ANALYTICS_TIME_GRANULARITY_DAY' as const) : ('COST_ANALYTICS_TIME_GRANULARITY_TOTAL' as const), filters };
     const meta = await listing<CostAnalytics, CostPoint>(
       args,

@@ -34,6 +34,8 @@ export const getCreditUsage = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
+    // Checked before any page is fetched: a malformed name fails fast.
+    const match = await userMatcher(args.users, ctx);
     const dims = { by_date: args.by_date, by_model: args.by_model };
     const meta = await listing<CreditUsage, CreditUsage['records'][number]>(
       args,
@@ -41,7 +43,6 @@ export const getCreditUsage = defineTool({
       () => ctx.client.creditUsage(rangeArg(args), dims, { signal: ctx.signal, onProgress: ctx.progress }),
     );
     const records = meta.items;
-    const match = await userMatcher(args.users, ctx);
     const chosen = match ? records.filter(match) : records;
     const all = chosen.map((r) => ({ ...identityOf(r), ...(r.date ? { date: r.date } : {}), ...(r.model_name ? { model: r.model_name } : {}), credits_consumed: r.credits_consumed }));
     const key = (r: (typeof all)[number]) => (args.sort_by === 'credits_consumed' ? r.credits_consumed : args.sort_by === 'date' ? Number((r.date ?? '').replaceAll('-', '')) : 0);

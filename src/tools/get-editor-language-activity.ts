@@ -45,6 +45,8 @@ export const getEditorLanguageActivity = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
+    // Checked before any page is fetched: a malformed name fails fast.
+    const match = await userMatcher(args.users, ctx);
     const meta = await listing<EditorLanguage, EditorLanguage['records'][number]>(
       args,
       { page: () => ctx.client.rawPage('editor-language', { date: args.date, cursor: args.cursor, page_size: args.page_size }, ctx.signal), items: (v) => v.records, span: (v) => [v.metadata.effective_date, v.metadata.effective_date] },
@@ -52,7 +54,6 @@ export const getEditorLanguageActivity = defineTool({
     );
     const records = meta.items;
     const fields = metricFields(args.metrics, args.sort_by);
-    const match = await userMatcher(args.users, ctx);
     const chosen = match ? records.filter(match) : records;
 
     type Row = { editor?: string; language?: string; user?: string; kind?: 'user' | 'service_account'; members: Set<string>; values: Record<string, number> };

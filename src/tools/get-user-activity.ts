@@ -33,6 +33,8 @@ export const getUserActivity = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
+    // Checked before any page is fetched: a malformed name fails fast.
+    const match = await userMatcher(args.users, ctx);
     const meta = await listing<UserActivity, UserActivity['users'][number]>(
       args,
       { page: () => ctx.client.rawPage('user-activity', { range: rangeArg(args), cursor: args.cursor, page_size: args.page_size }, ctx.signal), items: (v) => v.users, span: (v) => [v.metadata.effective_start_date, v.metadata.effective_end_date] },
@@ -40,7 +42,6 @@ export const getUserActivity = defineTool({
     );
     const users = meta.items;
     const fields = metricFields(args.metrics, args.sort_by);
-    const match = await userMatcher(args.users, ctx);
     const all = (match ? users.filter(match) : users).map((u) => ({ ...identityOf(u), active_days: u.active_days, values: pickMetrics(u.metrics, fields), sortKey: args.sort_by === 'active_days' ? u.active_days : u.metrics[args.sort_by as MetricField] }));
     const sorted = sortRows(all, (r) => r.sortKey, args.order, (r) => r.user);
     const rows = sorted.slice(0, args.limit).map(({ sortKey: _s, ...r }) => r);

@@ -23,12 +23,13 @@ export const listActiveUsers = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
+    // Checked before any page is fetched: a malformed name fails fast.
+    const match = await userMatcher(args.users, ctx);
     const { items: all, start: day, truncated, next, freshness } = await listing<Dau, Dau['users'][number]>(
       args,
       { page: () => ctx.client.rawPage('dau', { date: args.date, cursor: args.cursor, page_size: args.page_size }, ctx.signal), items: (v) => v.users, span: (v) => [v.metadata.effective_date, v.metadata.effective_date] },
       () => ctx.client.activeUsers(args.date, { signal: ctx.signal, onProgress: ctx.progress }),
     );
-    const match = await userMatcher(args.users, ctx);
     const matching = (match ? all.filter(match) : all).map(identityOf).sort((a, b) => (a.user < b.user ? -1 : 1) * (args.order === 'asc' ? 1 : -1));
     const accounts = all.filter((u) => u.service_account_name !== undefined).length;
     const rows = matching.slice(0, args.limit);

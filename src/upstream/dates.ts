@@ -57,7 +57,7 @@ export interface RangeInput {
 
 /**
  * Resolves dates as the upstream would (neither, only start, only end, both), then checks them. Ranges
- * longer than 90 days are allowed here: the client splits them. `lookback` is false for credit usage.
+ * longer than 90 days are allowed here: the client splits them.
  */
 export function resolveRange(input: RangeInput, rules: DateRules, today: number): DayRange {
   const latest = latestDay(rules, today);
@@ -74,13 +74,17 @@ export function resolveRange(input: RangeInput, rules: DateRules, today: number)
   else if (start === undefined) range = { start: end - DEFAULT_RANGE_DAYS + 1, end };
   else range = { start, end };
   if (range.start > range.end) throw new InvalidArgumentError(`start_date ${formatDay(range.start)} is after end_date ${formatDay(range.end)}; swap them.`);
-  if (rules !== 'credit') {
-    const earliest = earliestDay(today);
-    if (range.end < earliest || (start !== undefined && range.start < earliest)) {
-      throw new InvalidArgumentError(`Data is kept for ${LOOKBACK_YEARS} years: the earliest day you can ask for is ${formatDay(earliest)} (UTC).`);
-    }
-    range.start = Math.max(range.start, earliest);
+  // Credit usage has no upstream lookback, but each 90 days costs at least one request of its 30/min budget:
+  // the same two years bound it, so 1900-01-01 is refused rather than sent as 500 requests.
+  const earliest = earliestDay(today);
+  if (range.end < earliest || (start !== undefined && range.start < earliest)) {
+    throw new InvalidArgumentError(
+      rules === 'credit'
+        ? `Credit usage is answered for the last ${LOOKBACK_YEARS} years at most: the earliest day you can ask for is ${formatDay(earliest)} (UTC); a longer range would spend many minutes of the credit-usage rate limit.`
+        : `Data is kept for ${LOOKBACK_YEARS} years: the earliest day you can ask for is ${formatDay(earliest)} (UTC).`,
+    );
   }
+  range.start = Math.max(range.start, earliest);
   return range;
 }
 

@@ -16,7 +16,7 @@ describe('resolveRange applies the spec defaults', () => {
     ['only start, capped at today for credit usage', 'credit', { start_date: '2026-11-18' }, ['2026-11-18', '2026-11-21']],
     ['only end', 'metrics', { end_date: '2026-10-07' }, ['2026-10-01', '2026-10-07']],
     ['both, longer than 90 days (split later)', 'metrics', { start_date: '2026-01-01', end_date: '2026-11-20' }, ['2026-01-01', '2026-11-20']],
-    ['credit usage beyond two years', 'credit', { start_date: '2020-01-01', end_date: '2020-01-31' }, ['2020-01-01', '2020-01-31']],
+    ['credit usage at the edge of the two-year bound', 'credit', { start_date: '2024-11-21', end_date: '2024-11-30' }, ['2024-11-21', '2024-11-30']],
   ];
   it.each(cases)('%s', (_name, rules, input, expected) => {
     expect(show(resolveRange(input, rules, TODAY))).toEqual(expected);
@@ -33,6 +33,7 @@ describe('resolveRange refuses what the upstream would, saying what to change', 
     ['a bad format', 'metrics', { start_date: '10/01/2026' }, /start_date '10\/01\/2026' is not a date; use YYYY-MM-DD/],
     ['an impossible date', 'metrics', { end_date: '2026-02-30' }, /not a date/],
     ['beyond the lookback', 'metrics', { start_date: '2024-11-20', end_date: '2024-12-01' }, /earliest day you can ask for is 2024-11-21/],
+    ['credit usage beyond two years (515 requests of its 30/min budget for 1900)', 'credit', { start_date: '1900-01-01' }, /Credit usage is answered for the last 2 years at most: the earliest day you can ask for is 2024-11-21 \(UTC\)/],
     ['one date for cost analytics', 'cost', { start_date: '2026-10-01' }, /needs both start_date and end_date, or neither/],
   ];
   it.each(cases)('%s', (_name, rules, input, message) => {
