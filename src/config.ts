@@ -18,6 +18,15 @@ export const configSchema = z.object({
   transport: z.enum(['stdio', 'http']).default('stdio'),
   port: z.number().int().min(0).max(65535).default(3000),
   host: z.string().default('127.0.0.1'),
+  /**
+   * The budget of one tool call, in seconds. MCP clients commonly give up after 60 s; 42 s leaves the
+   * answer (an isError saying the API did not answer in time) room to arrive well before that.
+   */
+  callTimeoutS: z
+    .number({ message: '--call-timeout / ANALYTICS_CALL_TIMEOUT_S must be a number of seconds, e.g. 42' })
+    .positive({ message: '--call-timeout / ANALYTICS_CALL_TIMEOUT_S must be more than 0 seconds' })
+    .max(3600, { message: '--call-timeout / ANALYTICS_CALL_TIMEOUT_S must be at most 3600 seconds' })
+    .default(42),
 });
 export type Config = z.output<typeof configSchema>;
 
@@ -36,6 +45,7 @@ Environment:
   ANALYTICS_PII             full (default) or pseudonymous
   ANALYTICS_PII_KEY         key for stable pseudonyms (default: derived from the token)
   ANALYTICS_LOG_LEVEL       error, warn, info (default) or debug
+  ANALYTICS_CALL_TIMEOUT_S  seconds one tool call may take before it answers an error (default 42)
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY   outbound proxy
 
 Options:
@@ -45,6 +55,7 @@ Options:
   --log-level LEVEL         error, warn, info or debug (logs go to stderr)
   --confirm-writes auto|never   ask the user before writing budgets when the client can (default auto)
   --audit-log PATH          also append budget-change audit lines to PATH
+  --call-timeout SECONDS    budget of one tool call: past it, the call answers an error (default 42)
   --http                    serve Streamable HTTP instead of stdio
   --port N, --host H        where --http listens (default 127.0.0.1:3000)
   --version, --help
@@ -54,6 +65,8 @@ export class ConfigError extends Error {}
 
 const bool = (v: string | undefined) => (v === undefined ? undefined : ['1', 'true', 'yes', 'on'].includes(v.trim().toLowerCase()));
 const blankToUndefined = (v: string | undefined) => (v === undefined || v.trim() === '' ? undefined : v.trim());
+/** Text that is not a plain number stays text, so validation names the setting instead of accepting NaN. */
+const seconds = (v: string | undefined) => (v === undefined ? undefined : /^\d+(\.\d+)?$/.test(v.trim()) ? Number(v.trim()) : v);
 
 /** Reads flags and environment into a validated config; throws ConfigError with a readable message. */
 export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
@@ -72,6 +85,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
         http: { type: 'boolean' },
         port: { type: 'string' },
         host: { type: 'string' },
+        'call-timeout': { type: 'string' },
       },
     }).values;
   } catch (error) {
@@ -92,6 +106,7 @@ export function loadConfig(argv: string[], env: NodeJS.ProcessEnv): Config {
     transport: values.http ? 'http' : undefined,
     port: values.port === undefined ? undefined : Number(values.port),
     host: values.host as string | undefined,
+    callTimeoutS: seconds((values['call-timeout'] as string | undefined) ?? blankToUndefined(env.ANALYTICS_CALL_TIMEOUT_S)),
   };
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {

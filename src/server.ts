@@ -13,6 +13,7 @@ import { emailProblem } from './tools/identity-format.js';
 import { TOOLS } from './tools/index.js';
 import { ConfirmationNeeded, type ToolContext, type ToolDef } from './tools/types.js';
 import type { AnalyticsClient } from './upstream/client.js';
+import { withDeadline } from './upstream/deadline.js';
 import { InvalidArgumentError, isUpstreamError } from './upstream/errors.js';
 import type { Progress } from './upstream/pagination.js';
 import { VERSION } from './version.js';
@@ -57,7 +58,7 @@ export function createServer(deps: ServerDeps): McpServer {
       (args: unknown, ctx: ServerContext) => runTool(server, def, args, ctx, deps, directory, redact),
     );
   }
-  registerChangelogResource(server, deps.client, redact);
+  registerChangelogResource(server, deps.client, redact, deps.config.callTimeoutS);
   registerPrompts(server, deps.config.readOnly, redact);
   return server;
 }
@@ -73,14 +74,16 @@ async function runTool(server: McpServer, def: ToolDef, args: unknown, ctx: Serv
       .notify({ method: 'notifications/progress', params: { progressToken: token, progress: p.pages, message: `${p.pages} pages, ${p.records} records fetched` } })
       .catch(() => {});
   };
+  // The call's budget: past it everything below stops, and the call answers a TimeoutError, not a cancel.
+  const signal = withDeadline(ctx.mcpReq.signal, deps.config.callTimeoutS * 1000);
   const toolCtx: ToolContext = {
     client: deps.client,
     config: deps.config,
     pii: deps.pii,
     log: deps.log,
-    signal: ctx.mcpReq.signal,
+    signal,
     progress,
-    resolveEmail: (text) => directory.resolve(text, ctx.mcpReq.signal),
+    resolveEmail: (text) => directory.resolve(text, signal),
     audit: deps.audit,
     confirmation: def.writes && deps.config.confirmWrites === 'auto' ? confirmationFor(server, ctx, deps.config.transport) : undefined,
   };

@@ -1,4 +1,4 @@
-import { isUpstreamError } from './upstream/errors.js';
+import { isUpstreamError, type UpstreamError } from './upstream/errors.js';
 
 /**
  * The one place where failures become words for the model: what happened and what to do next.
@@ -8,12 +8,17 @@ export function toolErrorMessage(error: unknown): string {
   if (!isUpstreamError(error)) {
     return `Internal error in org-analytics-mcp: ${error instanceof Error ? error.message : String(error)}. This is a bug; the details are in the server log. Try a different question or report it.`;
   }
+  const site = error.request?.host === 'site';
   switch (error.kind) {
     case 'invalid_argument':
-      return `${error.message}${error.message.endsWith('.') ? '' : '.'} Change the arguments and call again.`;
+      return `${sentence(error.message)} Change the arguments and call again.`;
     case 'unauthenticated':
-      return `The analytics API rejected the API token (401). Set ANALYTICS_API_TOKEN to a valid service-account token and restart the server (or run with --demo to use the simulator).`;
     case 'permission_denied':
+      // The changelog is public and is sent no token: a refusal means the wrong site, or a passing fault.
+      if (site) return `${sentence(error.message)} The changelog needs no token, so ANALYTICS_SITE_URL may point to the wrong site: check it, or try again later.`;
+      if (error.kind === 'unauthenticated') {
+        return `The analytics API rejected the API token (401). Set ANALYTICS_API_TOKEN to a valid service-account token and restart the server (or run with --demo to use the simulator).`;
+      }
       return `${error.message}. Reading needs a token with the read scope; changing budgets needs the write scope. Ask an admin for a token with the right scope and set ANALYTICS_API_TOKEN.`;
     case 'rate_limited': {
       const at = 'retryAt' in error ? Number(error.retryAt) : Date.now() + 10_000;
@@ -21,12 +26,45 @@ export function toolErrorMessage(error: unknown): string {
       return `The analytics API rate limit is exhausted. Try again after ${new Date(at).toISOString().slice(11, 19)} UTC (about ${seconds} s); narrower questions need fewer requests.`;
     }
     case 'unavailable':
-      return `The analytics API is unavailable: ${error.message} It was retried already; try again in a minute.`;
-    case 'timeout':
-      return `The analytics API did not answer in time (${error.message}). Try again, or ask for a shorter date range.`;
+      if (error.neverReached) return `${serviceOf(error)} could not be reached: ${sentence(error.message)} ${unreachedAdvice(error)}`;
+      return `${serviceOf(error)} is unavailable: ${sentence(error.message)} ${nextStep(error, 'Try again in a minute.')}`;
+    case 'timeout': {
+      const head = `${serviceOf(error)} did not answer in time: ${sentence(error.message)}`;
+      if (error.neverReached && 'phase' in error && error.phase === 'connect') return `${head} ${unreachedAdvice(error)}`;
+      const budget = 'phase' in error && error.phase === 'call' ? ' The server gives each call this long (--call-timeout, ANALYTICS_CALL_TIMEOUT_S); MCP clients give up after about 60 s.' : '';
+      const read = site ? 'Try again in a minute.' : 'Try again in a minute; if it keeps timing out, ask a narrower question (a shorter date range, fewer rows), which needs fewer requests.';
+      return `${head} ${nextStep(error, read)}${budget}`;
+    }
     case 'protocol':
       return `The analytics API sent an answer this server does not understand: ${error.message} Retrying will probably not help; report it if it persists.`;
     case 'cancelled':
       return 'The request was cancelled before it finished.';
   }
+}
+
+const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+function serviceOf(error: UpstreamError): string {
+  return error.request?.host === 'site' ? 'The public changelog' : 'The analytics API';
+}
+
+/** What was already tried, and what to do now: writes are never resent once they may have landed. */
+function nextStep(error: UpstreamError, readAdvice: string): string {
+  const request = error.request;
+  if (request?.write) {
+    if (error.neverReached) return 'The change was not sent, so nothing was applied; try again in a minute.';
+    return 'Writes are not retried, so the change may or may not have been applied: check with get_budget_overrides (or repeat the same call with dry_run: true, which shows what is still to change) before trying again.';
+  }
+  const retries = (request?.attempts ?? 0) - 1;
+  return retries > 0 ? `It was retried ${retries} time${retries > 1 ? 's' : ''} already. ${readAdvice}` : readAdvice;
+}
+
+/** A connection that never reached the upstream: a proxy that is down, or an address that is wrong. */
+function unreachedAdvice(error: UpstreamError): string {
+  const nothing = error.request?.write ? ' Nothing was applied.' : '';
+  if (error.proxyVariable) {
+    return `The request never got past the proxy.${nothing} Check ${error.proxyVariable} (and NO_PROXY) and that the proxy is running, then try again.`;
+  }
+  const variable = error.request?.host === 'site' ? 'ANALYTICS_SITE_URL' : 'ANALYTICS_BASE_URL';
+  return `The request never reached it.${nothing} Check that ${variable} is right (a wrong host or port fails exactly like this), then try again in a minute.`;
 }

@@ -7,7 +7,7 @@ import { parseJsonBody, readBodyText } from './params.js';
 export const CONTROL_PREFIX = '/__sim/';
 
 const faultBody = z
-  .object({ path: z.string().min(1), kind: z.enum(FAULT_KINDS), count: z.number().int().min(1).default(1), retry_after_seconds: z.number().int().min(0).optional(), skip: z.number().int().min(0).optional() })
+  .object({ path: z.string().min(1), kind: z.enum(FAULT_KINDS), count: z.number().int().min(1).default(1), retry_after_seconds: z.number().int().min(0).optional(), interval_ms: z.number().int().min(1).optional(), skip: z.number().int().min(0).optional() })
   .strict();
 
 const settingsBody = z
@@ -63,7 +63,7 @@ export async function handleControl(rt: Runtime, req: IncomingMessage, res: Serv
         return sendJson(res, 200, { ok: true });
       case 'POST faults': {
         const f = faultBody.parse(body);
-        rt.faults.inject({ path: f.path, kind: f.kind, count: f.count, retryAfterSeconds: f.retry_after_seconds, skip: f.skip });
+        rt.faults.inject({ path: f.path, kind: f.kind, count: f.count, retryAfterSeconds: f.retry_after_seconds, intervalMs: f.interval_ms, skip: f.skip });
         return sendJson(res, 200, { ok: true, pending_faults: rt.faults.pending() });
       }
       case 'DELETE faults':

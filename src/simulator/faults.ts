@@ -1,5 +1,6 @@
-export const FAULT_KINDS = ['500', '503', 'hang', 'reset', 'malformed', '429'] as const;
+export const FAULT_KINDS = ['500', '503', 'hang', 'trickle', 'reset', 'malformed', '429'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
+export const DEFAULT_TRICKLE_INTERVAL_MS = 3000;
 
 export interface FaultSpec {
   /** An exact request path such as /analytics/v0/dau, or '*' for every API path. */
@@ -9,6 +10,8 @@ export interface FaultSpec {
   count?: number;
   /** For kind '429': send this Retry-After (seconds). */
   retryAfterSeconds?: number;
+  /** For kind 'trickle': milliseconds between the body's bytes (default 3000). */
+  intervalMs?: number;
   /** Let this many matching requests through untouched first (to fail, say, the second chunk of a write). */
   skip?: number;
 }
@@ -27,6 +30,7 @@ export class Faults {
     const count = spec.count ?? 1;
     if (!FAULT_KINDS.includes(spec.kind)) throw new Error(`Unknown fault kind '${spec.kind}'; use one of ${FAULT_KINDS.join(', ')}.`);
     if (!Number.isInteger(count) || count < 1) throw new Error('count must be a positive integer.');
+    if (spec.intervalMs !== undefined && !(Number.isInteger(spec.intervalMs) && spec.intervalMs >= 1)) throw new Error('intervalMs must be a positive integer.');
     this.armed.push({ spec, remaining: count, skip: spec.skip ?? 0 });
   }
 

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stringifyWithBigInts } from '../util/json.js';
 import { ApiError, ChangelogError } from './errors.js';
-import type { Faults, FaultSpec } from './faults.js';
+import { DEFAULT_TRICKLE_INTERVAL_MS, type FaultKind, type Faults, type FaultSpec } from './faults.js';
 import { parseJsonBody, readBodyText, readQuery } from './params.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RequestLog, RequestLogEntry } from './request-log.js';
@@ -15,7 +15,7 @@ export interface Runtime {
   log: RequestLog;
   tokens: Map<string, 'read' | 'write'>;
   retryAfter: boolean;
-  /** Responses held open by 'hang' faults, released when the simulator closes. */
+  /** Responses held open by 'hang' and 'trickle' faults, released when the simulator closes. */
   hanging: Set<ServerResponse>;
 }
 
@@ -23,6 +23,27 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   const text = stringifyWithBigInts(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
+}
+
+type Send = typeof sendJson;
+
+/** Sends status and headers at once, then the body one byte every `intervalMs`: a response that is never quite late. */
+function trickle(rt: Runtime, intervalMs: number): Send {
+  return (res, status, body, headers = {}) => {
+    const bytes = Buffer.from(stringifyWithBigInts(body));
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length, ...headers });
+    res.flushHeaders();
+    rt.hanging.add(res);
+    let sent = 0;
+    const timer = setInterval(() => {
+      res.write(bytes.subarray(sent, ++sent));
+      if (sent >= bytes.length) res.end();
+    }, intervalMs);
+    res.on('close', () => {
+      clearInterval(timer);
+      rt.hanging.delete(res);
+    });
+  };
 }
 
 function errorBody(status: number, code: string, message: string) {
@@ -46,7 +67,7 @@ function retryAfterHeader(rt: Runtime, ms: number, explicit?: number): Record<st
   return rt.retryAfter ? { 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) } : {};
 }
 
-function applyFault(rt: Runtime, fault: FaultSpec, path: string, req: IncomingMessage, res: ServerResponse): number {
+function applyFault(rt: Runtime, fault: FaultSpec & { kind: Exclude<FaultKind, 'trickle'> }, path: string, req: IncomingMessage, res: ServerResponse): number {
   const changelog = path === CHANGELOG_PATH;
   switch (fault.kind) {
     case '500':
@@ -89,6 +110,7 @@ export async function handleApi(rt: Runtime, req: IncomingMessage, res: ServerRe
     auth: authOf(rt, req),
     userAgent: req.headers['user-agent'],
   };
+  let send: Send = sendJson;
   try {
     const raw = await readBodyText(req);
     try {
@@ -97,11 +119,13 @@ export async function handleApi(rt: Runtime, req: IncomingMessage, res: ServerRe
       entry.body = raw;
     }
     const fault = rt.faults.take(path);
-    if (fault) {
-      entry.fault = fault.kind;
-      entry.status = applyFault(rt, fault, path, req, res);
+    if (fault) entry.fault = fault.kind;
+    if (fault && fault.kind !== 'trickle') {
+      entry.status = applyFault(rt, { ...fault, kind: fault.kind }, path, req, res);
       return;
     }
+    // A trickle fault slows down the answer the request would have had, success or error.
+    if (fault?.kind === 'trickle') send = trickle(rt, fault.intervalMs ?? DEFAULT_TRICKLE_INTERVAL_MS);
     const route = ROUTES[path];
     if (!route) throw new ApiError(404, 'NotFound', `No endpoint at ${path}.`);
     if (req.method !== route.method) {
@@ -125,19 +149,19 @@ export async function handleApi(rt: Runtime, req: IncomingMessage, res: ServerRe
     if (route.method === 'POST') readQuery(url.searchParams, []);
     const result = route.handle({ state: rt.state, query: url.searchParams, body: route.method === 'POST' ? parseJsonBody(raw) : undefined });
     entry.status = 200;
-    sendJson(res, 200, result);
+    send(res, 200, result);
   } catch (error) {
     if (error instanceof ChangelogError) {
       entry.status = error.status;
-      sendJson(res, error.status, error.body());
+      send(res, error.status, error.body());
     } else if (error instanceof ApiError) {
       entry.status = error.status;
       // A body that was not read to the end leaves the connection unusable: close it after answering.
       const close: Record<string, string> = req.readableEnded ? {} : { connection: 'close' };
-      sendJson(res, error.status, errorBody(error.status, error.code, error.message).body, { ...error.headers, ...close });
+      send(res, error.status, errorBody(error.status, error.code, error.message).body, { ...error.headers, ...close });
     } else {
       entry.status = 500;
-      sendJson(res, 500, errorBody(500, 'Internal', 'Internal server error.').body);
+      send(res, 500, errorBody(500, 'Internal', 'Internal server error.').body);
     }
   } finally {
     rt.log.add(entry);

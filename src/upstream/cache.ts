@@ -1,5 +1,6 @@
 import { LRUCache } from 'lru-cache';
-import { CancelledError, UpstreamUnavailableError } from './errors.js';
+import { abortError } from './deadline.js';
+import { UpstreamUnavailableError } from './errors.js';
 import type { CachePolicy, Freshness } from './freshness.js';
 
 interface Entry {
@@ -77,7 +78,7 @@ export class ResponseCache {
   }
 
   private async attempt<T>(key: string, policy: () => CachePolicy, load: LoadContext['load'], signal?: AbortSignal): Promise<CachedAnswer<T>> {
-    if (signal?.aborted) throw new CancelledError('The request was cancelled.');
+    if (signal?.aborted) throw abortError(signal);
     const callId = this.nextCallId++;
     this.waiters.set(key, (this.waiters.get(key) ?? 0) + 1);
     let onAbort: (() => void) | undefined;
@@ -86,7 +87,7 @@ export class ResponseCache {
       // A caller that gave up leaves this promise behind; its rejection is the remaining callers' to see.
       fetched.catch(() => {});
       const aborted = new Promise<never>((_, reject) => {
-        onAbort = () => reject(new CancelledError('The request was cancelled.'));
+        onAbort = () => reject(abortError(signal));
         signal?.addEventListener('abort', onAbort, { once: true });
       });
       const entry = await Promise.race([fetched, aborted]);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { RateGroup } from '../spec/limits.js';
 import { ResponseCache, type CachedAnswer } from './cache.js';
+import { remainingMs } from './deadline.js';
 import {
   InvalidArgumentError,
   PermissionDeniedError,
@@ -82,10 +83,22 @@ export class Caller {
     const key = `${this.credential}|${op.method}|${op.path}|${canonical(options.query ?? {})}|${canonical(options.body ?? null)}`;
     const policy = () => op.cache!(this.config.now(), params);
     // The load runs on the cache's signal, not this caller's: other callers may be waiting on it too.
-    return this.cache.get(key, policy, (signal) => this.send(op, { ...options, signal }), options.signal);
+    // Its waits still keep within the budget of the call that started it.
+    return this.cache.get(key, policy, (signal) => this.send(op, { ...options, signal }, options.signal), options.signal);
   }
 
-  private async send<S extends z.ZodType>(op: Operation<S>, options: CallOptions): Promise<{ value: z.output<S>; bytes: number }> {
+  /** `budget`: the signal whose deadline bounds waits (the caller's own, also when the request runs on the cache's). */
+  private async send<S extends z.ZodType>(op: Operation<S>, options: CallOptions, budget = options.signal): Promise<{ value: z.output<S>; bytes: number }> {
+    let sent = 0;
+    try {
+      return await this.sendWithRetries(op, options, budget, () => sent++);
+    } catch (error) {
+      if (error instanceof UpstreamError) error.request ??= { host: op.host, write: op.retry === 'write', attempts: sent };
+      throw error;
+    }
+  }
+
+  private async sendWithRetries<S extends z.ZodType>(op: Operation<S>, options: CallOptions, budget: AbortSignal | undefined, counted: () => void): Promise<{ value: z.output<S>; bytes: number }> {
     const base = op.host === 'api' ? this.config.baseUrl : this.config.siteUrl;
     const url = new URL(base.replace(/\/+$/, '') + op.path);
     for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
@@ -98,23 +111,38 @@ export class Caller {
     for (;;) {
       attempt++;
       try {
-        const send = () => this.http.send(request);
+        const send = () => {
+          counted();
+          return this.http.send(request);
+        };
         const res = op.group ? await this.limiters.schedule(op.group, send, options.signal) : await send();
-        if (res.status === 429 && op.group) {
-          const retryAfter = parseRetryAfter(res.headers['retry-after'], this.config.now());
-          const until = await this.limiters.pause(op.group, retryAfter);
-          if (++rateLimited > this.config.retry.maxRateLimitRetries) {
-            throw new RateLimitedError(`The upstream rate limit for ${op.endpoint} is exhausted; requests are blocked until about ${new Date(until).toISOString()}.`, op.endpoint, until);
-          }
+        if (res.status === 429) {
+          await this.waitOutRateLimit(op, res, ++rateLimited, budget, options.signal);
           attempt--;
           continue;
         }
         return this.parse(op, res);
       } catch (error) {
-        if (!(error instanceof UpstreamError) || !shouldRetry(error, op.retry) || attempt >= this.config.retry.maxAttempts) throw error;
+        if (!(error instanceof UpstreamError) || !shouldRetry(error, op.retry) || attempt >= this.config.retry.maxAttempts || options.signal?.aborted) throw error;
         await sleep(backoffMs(attempt, this.config.retry, this.config.random), options.signal);
       }
     }
+  }
+
+  /**
+   * After a 429: waits as long as Retry-After says (or the documented block), unless that is more than
+   * the retries allow or the call's budget has left, in which case it fails at once with the time to retry.
+   * Rate-limited groups wait through their limiter, so that every request of the group waits too.
+   */
+  private async waitOutRateLimit(op: Operation<z.ZodType>, res: HttpResponse, count: number, budget: AbortSignal | undefined, signal: AbortSignal | undefined): Promise<void> {
+    const retryAfter = parseRetryAfter(res.headers['retry-after'], this.config.now());
+    const waitMs = retryAfter ?? this.limiters.config.blockMs;
+    const until = op.group ? await this.limiters.pause(op.group, retryAfter) : this.config.now() + waitMs;
+    const blocked = (why: string) =>
+      new RateLimitedError(`The upstream rate limit for ${op.endpoint} is exhausted${why}; requests are blocked until about ${new Date(until).toISOString()}.`, op.endpoint, until);
+    if (count > this.config.retry.maxRateLimitRetries) throw blocked('');
+    if (waitMs > remainingMs(budget)) throw blocked(' and the wait is longer than this call has left');
+    if (!op.group) await sleep(waitMs, signal);
   }
 
   private parse<S extends z.ZodType>(op: Operation<S>, res: HttpResponse): { value: z.output<S>; bytes: number } {
@@ -151,6 +179,10 @@ export class Caller {
       if (e.success) message = e.data.error.message;
     }
     const said = message ? `: ${message}` : '';
+    if (op.host === 'site' && (res.status === 401 || res.status === 403)) {
+      const refused = `The public changelog refused the request (${res.status})${said}`;
+      return res.status === 401 ? new UnauthenticatedError(refused, op.endpoint) : new PermissionDeniedError(refused, op.endpoint);
+    }
     switch (true) {
       case res.status === 400:
         return new InvalidArgumentError(message ?? `${op.endpoint} refused the request (400).`, op.endpoint, true);

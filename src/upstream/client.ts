@@ -21,7 +21,8 @@ export interface ClientOptions {
   /** Host of the public changelog; defaults to the base URL's origin. */
   siteUrl?: string;
   token: string;
-  timeouts?: Partial<{ connectMs: number; headersMs: number; bodyMs: number }>;
+  /** attemptMs: the whole of one request, headers and body (see DEFAULT_ATTEMPT_TIMEOUT_MS). */
+  timeouts?: Partial<{ connectMs: number; headersMs: number; bodyMs: number; attemptMs: number }>;
   retry?: Partial<RetryConfig>;
   limits?: Partial<LimitsConfig>;
   /** Upper bound of the response cache, in bytes of response bodies. */
@@ -32,6 +33,13 @@ export interface ClientOptions {
   random?: () => number;
   env?: NodeJS.ProcessEnv;
 }
+
+/**
+ * A healthy page answers in well under a second; 15 s per attempt leaves a hanging upstream room for two
+ * attempts and their backoff inside the default 42 s call budget, which itself ends before the 60 s
+ * after which MCP clients give up, so the model hears why instead of a client timeout.
+ */
+export const DEFAULT_ATTEMPT_TIMEOUT_MS = 15_000;
 
 export type RangeArg = RangeInput & { range?: NamedRange };
 
@@ -88,6 +96,7 @@ export class AnalyticsClient {
       connectTimeoutMs: options.timeouts?.connectMs ?? 10_000,
       headersTimeoutMs: options.timeouts?.headersMs ?? 30_000,
       bodyTimeoutMs: options.timeouts?.bodyMs ?? 30_000,
+      attemptTimeoutMs: options.timeouts?.attemptMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
       userAgent: `org-analytics-mcp/${VERSION} (+node ${process.version})`,
       env: options.env,
     });

@@ -12,21 +12,42 @@ export type UpstreamErrorKind =
   | 'timeout'
   | 'cancelled';
 
+/** What the caller had done when it gave up: the words for the model depend on it. */
+export interface RequestContext {
+  /** api: the analytics API (ANALYTICS_BASE_URL); site: the public changelog (ANALYTICS_SITE_URL). */
+  host: 'api' | 'site';
+  /** A write is never resent once it may have landed. */
+  write: boolean;
+  /** How many times the request was sent, the first included. */
+  attempts: number;
+}
+
+export interface UpstreamErrorOptions {
+  cause?: unknown;
+  neverReached?: boolean;
+  /** The variable naming the proxy the request went through, when the failure was reaching that proxy. */
+  proxyVariable?: string;
+}
+
 export abstract class UpstreamError extends Error {
   abstract readonly kind: UpstreamErrorKind;
   /** Whether the same request may succeed if tried again later. */
   abstract readonly retryable: boolean;
   /** True only when the request provably never reached the upstream (it failed while connecting). */
   readonly neverReached: boolean;
+  readonly proxyVariable: string | undefined;
+  /** Set by the caller when it gives up on a request; undefined for errors raised outside one (local checks). */
+  request: RequestContext | undefined;
   constructor(
     message: string,
     /** The upstream endpoint path, when the error concerns one. */
     readonly endpoint?: string,
-    options?: { cause?: unknown; neverReached?: boolean },
+    options?: UpstreamErrorOptions,
   ) {
-    super(message, options);
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.neverReached = options?.neverReached ?? false;
+    this.proxyVariable = options?.proxyVariable;
   }
 }
 
@@ -74,7 +95,7 @@ export class UpstreamUnavailableError extends UpstreamError {
     message: string,
     endpoint?: string,
     readonly status?: number,
-    options?: { cause?: unknown; neverReached?: boolean },
+    options?: UpstreamErrorOptions,
   ) {
     super(message, endpoint, options);
   }
@@ -92,8 +113,9 @@ export class TimeoutError extends UpstreamError {
   constructor(
     message: string,
     endpoint: string | undefined,
-    readonly phase: 'connect' | 'headers' | 'body',
-    options?: { cause?: unknown; neverReached?: boolean },
+    /** attempt: one request's own deadline passed; call: the whole tool call's budget ran out. */
+    readonly phase: 'connect' | 'headers' | 'body' | 'attempt' | 'call',
+    options?: UpstreamErrorOptions,
   ) {
     super(message, endpoint, options);
   }

@@ -1,10 +1,16 @@
 import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
-import { CancelledError, TimeoutError, UpstreamUnavailableError } from './errors.js';
+import { abortError } from './deadline.js';
+import { TimeoutError, UpstreamUnavailableError } from './errors.js';
 
 export interface HttpOptions {
   connectTimeoutMs: number;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
+  /**
+   * The whole of one attempt, headers and body: undici's bodyTimeout restarts with every chunk, so a
+   * body trickling a byte at a time is cut off only by this.
+   */
+  attemptTimeoutMs: number;
   userAgent: string;
   /** Environment to read proxy settings from (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
   env?: NodeJS.ProcessEnv;
@@ -50,19 +56,26 @@ export class HttpTransport {
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
-    if (req.signal?.aborted) throw new CancelledError('The request was cancelled.', req.endpoint);
+    if (req.signal?.aborted) throw abortError(req.signal, req.endpoint);
+    const attempt = AbortSignal.timeout(this.options.attemptTimeoutMs);
     try {
+      // The signal also covers reading the body: undici destroys the body stream when it aborts.
       const res = await request(req.url, {
         method: req.method,
         headers: { 'user-agent': this.options.userAgent, accept: 'application/json', ...req.headers },
         body: req.body,
-        signal: req.signal,
+        signal: req.signal ? AbortSignal.any([req.signal, attempt]) : attempt,
         dispatcher: this.dispatcher,
       });
       const text = await res.body.text();
       return { status: res.statusCode, headers: res.headers, text };
     } catch (error) {
-      throw transportError(error, req);
+      if (req.signal?.aborted) throw abortError(req.signal, req.endpoint, true);
+      if (attempt.aborted) {
+        const where = `${req.method} ${req.url.origin}${req.url.pathname}`;
+        throw new TimeoutError(`${where} did not finish within ${this.options.attemptTimeoutMs / 1000} s.`, req.endpoint, 'attempt', { cause: error });
+      }
+      throw transportError(error, req, this.proxied ? proxyFor(req.url, this.options.env ?? process.env) : undefined);
     }
   }
 
@@ -71,18 +84,55 @@ export class HttpTransport {
   }
 }
 
-function transportError(error: unknown, req: HttpRequest): Error {
-  if (req.signal?.aborted) return new CancelledError('The request was cancelled while it was in flight.', req.endpoint, true);
+interface Proxy {
+  /** The proxy's origin, without any credentials its URL may carry. */
+  origin: string;
+  variable: string;
+}
+
+/** The proxy a request goes through, decided as undici's EnvHttpProxyAgent decides it; undefined when none. */
+export function proxyFor(url: URL, env: NodeJS.ProcessEnv): Proxy | undefined {
+  const pick = (...names: string[]) => names.map((variable) => ({ variable, value: env[variable] ?? '' })).find((p) => p.value !== '');
+  const chosen = url.protocol === 'https:' ? (pick('HTTPS_PROXY', 'https_proxy') ?? pick('HTTP_PROXY', 'http_proxy')) : pick('HTTP_PROXY', 'http_proxy');
+  if (!chosen) return undefined;
+  const noProxy = env.NO_PROXY ?? env.no_proxy ?? '';
+  const host = url.hostname.toLowerCase();
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  for (const entry of noProxy.split(/[,\s]/).filter(Boolean)) {
+    if (entry === '*') return undefined;
+    const [, name = entry, entryPort] = /^(.+):(\d+)$/.exec(entry) ?? [];
+    const bare = name.replace(/^\*?\./, '').toLowerCase();
+    if (entryPort && Number(entryPort) !== port) continue;
+    if (host === bare || host.endsWith(`.${bare}`)) return undefined;
+  }
+  let origin = 'the proxy';
+  try {
+    const u = new URL(chosen.value);
+    origin = `${u.protocol}//${u.host}`;
+  } catch {
+    // An unreadable proxy URL is named by its variable only: it may hold credentials.
+  }
+  return { origin, variable: chosen.variable };
+}
+
+function transportError(error: unknown, req: HttpRequest, proxy: Proxy | undefined): Error {
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code ?? '';
   const detail = error instanceof Error ? error.message : String(error);
   const where = `${req.method} ${req.url.origin}${req.url.pathname}`;
+  // Through a proxy, every connection this process opens goes to the proxy, never to the API itself.
+  const target = proxy ? `the proxy ${proxy.origin} (set by ${proxy.variable})` : req.url.origin;
+  const connectOptions = { cause: error, neverReached: true, proxyVariable: proxy?.variable };
   if (code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return new TimeoutError(`Connecting to ${req.url.origin} timed out.`, req.endpoint, 'connect', { cause: error, neverReached: true });
+    return new TimeoutError(`Connecting to ${target} timed out.`, req.endpoint, 'connect', connectOptions);
   }
   if (code === 'UND_ERR_HEADERS_TIMEOUT') return new TimeoutError(`${where} sent no response in time.`, req.endpoint, 'headers', { cause: error });
   if (code === 'UND_ERR_BODY_TIMEOUT') return new TimeoutError(`${where} stopped sending its response.`, req.endpoint, 'body', { cause: error });
   if (CONNECT_CODES.has(code)) {
-    return new UpstreamUnavailableError(`Could not connect to ${req.url.origin} (${code}).`, req.endpoint, undefined, { cause: error, neverReached: true });
+    return new UpstreamUnavailableError(`Could not connect to ${target} (${code}).`, req.endpoint, undefined, connectOptions);
+  }
+  const tunnel = proxy && /Proxy response \((\d+)\)/.exec(detail);
+  if (tunnel) {
+    return new UpstreamUnavailableError(`${target[0]!.toUpperCase()}${target.slice(1)} refused to forward the request (${tunnel[1]}).`, req.endpoint, undefined, connectOptions);
   }
   return new UpstreamUnavailableError(`${where} failed: ${detail}${code ? ` (${code})` : ''}.`, req.endpoint, undefined, { cause: error });
 }

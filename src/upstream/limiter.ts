@@ -1,6 +1,6 @@
 import Bottleneck from 'bottleneck';
 import { RATE_LIMIT_BLOCK_MS, RATE_LIMITS, type RateGroup } from '../spec/limits.js';
-import { CancelledError } from './errors.js';
+import { abortError } from './deadline.js';
 
 export interface BucketConfig {
   perMinute: number;
@@ -61,20 +61,20 @@ export class RateLimiters {
 
   /** Runs `task` when the group has a token. A caller that cancels while queued stops waiting at once. */
   async schedule<T>(group: RateGroup, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-    if (signal?.aborted) throw new CancelledError('The request was cancelled.');
+    if (signal?.aborted) throw abortError(signal);
     let onAbort: (() => void) | undefined;
     let started = false;
     // Cancelling while queued ends the wait at once. Once the task has started it owns the signal: it
     // knows whether its request was already on its way, which matters for writes.
     const cancelled = new Promise<never>((_, reject) => {
       onAbort = () => {
-        if (!started) reject(new CancelledError('The request was cancelled.'));
+        if (!started) reject(abortError(signal));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
     });
     // The job still runs when its turn comes (the token is spent), but does nothing once cancelled.
     const job = this.limiters[group].schedule(() => {
-      if (signal?.aborted) return Promise.reject(new CancelledError('The request was cancelled.'));
+      if (signal?.aborted) return Promise.reject(abortError(signal));
       started = true;
       return task();
     });

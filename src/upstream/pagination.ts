@@ -1,5 +1,6 @@
 import type { CachedAnswer } from './cache.js';
-import { CancelledError, UpstreamProtocolError } from './errors.js';
+import { abortError } from './deadline.js';
+import { UpstreamProtocolError } from './errors.js';
 import type { Freshness } from './freshness.js';
 
 export interface PageCaps {
@@ -50,7 +51,7 @@ export async function* pages<P extends PageShape>(
   let done = 0;
   let records = 0;
   for (;;) {
-    if (options.signal?.aborted) throw new CancelledError('The request was cancelled.', endpoint);
+    if (options.signal?.aborted) throw abortError(options.signal, endpoint);
     const answer = await fetchPage(cursor);
     done++;
     records += count(answer.value);

@@ -1,4 +1,5 @@
-import { CancelledError, type UpstreamError } from './errors.js';
+import { abortError } from './deadline.js';
+import type { UpstreamError } from './errors.js';
 
 export interface RetryConfig {
   /** Attempts in all, the first included. */
@@ -29,10 +30,10 @@ export function backoffMs(attempt: number, config: RetryConfig, random: () => nu
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new CancelledError('The request was cancelled.'));
+    if (signal?.aborted) return reject(abortError(signal));
     const onAbort = () => {
       clearTimeout(timer);
-      reject(new CancelledError('The request was cancelled.'));
+      reject(abortError(signal));
     };
     const timer = setTimeout(() => {
       signal?.removeEventListener('abort', onAbort);

@@ -18,7 +18,7 @@ describe('every failure is a tool result with a next step, never a crash or a pr
     ['a cost range with one date', 'get_cost_analytics', { start_date: '2026-11-01' }, /both start_date and end_date/],
     ['a raw page over 90 days', 'get_user_activity', { range: 'year_to_date', page_size: 10 }, /One raw page covers at most 90 days/],
     ['beyond the lookback', 'list_active_users', { date: '2023-01-01' }, /earliest day you can ask for is 2024-11-21/],
-    ['an upstream outage', 'get_daily_usage', {}, /unavailable.*try again in a minute/s, () => h.sim.injectFault({ path: '*', kind: '503', count: 3 })],
+    ['an upstream outage', 'get_daily_usage', {}, /unavailable: daily-usage failed upstream \(503\).*It was retried 2 times already\. Try again in a minute\./s, () => h.sim.injectFault({ path: '*', kind: '503', count: 3 })],
     ['a malformed upstream answer', 'get_active_user_counts', {}, /does not understand.*not valid JSON/s, () => h.sim.injectFault({ path: '*', kind: 'malformed' })],
     ['a rate-limit block', 'get_credit_usage', { range: 'last_90_days' }, /rate limit is exhausted\. Try again after \d\d:\d\d:\d\d UTC \(about \d+ s\)/, () => h.sim.injectFault({ path: '*', kind: '429', count: 5, retryAfterSeconds: 0 })],
   ];

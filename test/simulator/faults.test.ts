@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { simClient, type SimClient } from '../helpers/sim.js';
+import { simClient, YESTERDAY, type SimClient } from '../helpers/sim.js';
 
 let c: SimClient;
 beforeAll(async () => {
@@ -53,6 +53,39 @@ describe('injected faults answer the next N requests to a path', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
   });
 
+  it('trickle: status and headers at once, then the normal body one byte every intervalMs', async () => {
+    const query = { start_date: YESTERDAY, end_date: YESTERDAY };
+    const normal = await c.get('dau-count', query);
+    c.sim.injectFault({ path: '/analytics/v0/dau-count', kind: 'trickle', intervalMs: 5 });
+    const url = new URL('/analytics/v0/dau-count', c.sim.url);
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    const started = Date.now();
+    const res = await fetch(url, { headers: { authorization: 'Bearer rw-token' } });
+    expect(res.status).toBe(200);
+    expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(normal.text));
+    const reader = res.body!.getReader();
+    const parts: Uint8Array[] = [];
+    for (let r = await reader.read(); !r.done; r = await reader.read()) parts.push(r.value);
+    expect(Buffer.concat(parts).toString()).toBe(normal.text);
+    // One byte per interval: the whole body takes at least (bytes × interval), whatever the machine's speed.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(normal.text.length * 5 * 0.8);
+    expect(parts.length).toBeGreaterThan(1);
+    expect(c.sim.requests().at(-1)).toMatchObject({ path: '/analytics/v0/dau-count', status: 200, fault: 'trickle' });
+    expect((await c.get('dau-count', query)).text).toBe(normal.text);
+  });
+
+  it('trickle waits 3 s between bytes by default', async () => {
+    c.sim.injectFault({ path: DAU, kind: 'trickle' });
+    const stop = new AbortController();
+    const res = await fetch(new URL(DAU, c.sim.url), { headers: { authorization: 'Bearer rw-token' }, signal: stop.signal });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const first = await Promise.race([reader.read().then(() => 'a byte'), new Promise((r) => setTimeout(() => r('nothing yet'), 1000))]);
+    expect(first).toBe('nothing yet');
+    stop.abort();
+    await reader.cancel().catch(() => {});
+  });
+
   it('only touches the named path, unless the path is *', async () => {
     c.sim.injectFault({ path: DAU, kind: '500' });
     expect((await c.get('dau-count')).status).toBe(200);
@@ -85,6 +118,15 @@ describe('the control endpoint', () => {
     expect(await res.json()).toEqual({ ok: true, pending_faults: 1 });
     expect((await c.get('dau')).status).toBe(503);
     expect((await c.get('dau')).status).toBe(200);
+  });
+
+  it('injects a trickle with its interval over HTTP', async () => {
+    expect((await control('POST', 'faults', { path: DAU, kind: 'trickle', interval_ms: 0 })).status).toBe(400);
+    expect(await (await control('POST', 'faults', { path: DAU, kind: 'trickle', interval_ms: 1 })).json()).toEqual({ ok: true, pending_faults: 1 });
+    const res = await c.get('dau');
+    expect(res.status).toBe(200);
+    expect(res.body.users.length).toBeGreaterThan(0);
+    expect(c.sim.requests().at(-1)?.fault).toBe('trickle');
   });
 
   it('rejects an unknown fault kind', async () => {

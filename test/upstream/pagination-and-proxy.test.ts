@@ -77,9 +77,9 @@ describe('pagination', () => {
 
 describe('proxies', () => {
   it('uses a keep-alive agent without proxy variables, and the env proxy agent with them', () => {
-    expect(new HttpTransport({ connectTimeoutMs: 1, headersTimeoutMs: 1, bodyTimeoutMs: 1, userAgent: 'x', env: {} }).proxied).toBe(false);
+    expect(new HttpTransport({ connectTimeoutMs: 1, headersTimeoutMs: 1, bodyTimeoutMs: 1, attemptTimeoutMs: 1, userAgent: 'x', env: {} }).proxied).toBe(false);
     for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy']) {
-      expect(new HttpTransport({ connectTimeoutMs: 1, headersTimeoutMs: 1, bodyTimeoutMs: 1, userAgent: 'x', env: { [name]: 'http://127.0.0.1:9' } }).proxied).toBe(true);
+      expect(new HttpTransport({ connectTimeoutMs: 1, headersTimeoutMs: 1, bodyTimeoutMs: 1, attemptTimeoutMs: 1, userAgent: 'x', env: { [name]: 'http://127.0.0.1:9' } }).proxied).toBe(true);
     }
   });
 
