@@ -1,5 +1,5 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
-import { CHANGELOG_CLIENTS } from '../spec/enums.js';
+import { CHANGELOG_CLIENTS } from '../contract/enums.js';
 import type { Redactor } from '../server.js';
 import type { AnalyticsClient } from '../upstream/client.js';
 import { withDeadline } from '../upstream/deadline.js';

@@ -1,4 +1,4 @@
-import { METRIC_COUNT, METRIC_FIELDS, type MetricField } from '../spec/metrics.js';
+import { METRIC_COUNT, METRIC_FIELDS, type MetricField } from '../contract/metrics.js';
 import { weekday } from '../util/utc-date.js';
 import { isMember, type Identity, type Organization } from './organization.js';
 import { cellOf, drawAt } from './random.js';

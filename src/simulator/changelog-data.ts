@@ -1,4 +1,4 @@
-import { AGENT_PLATFORM_CLIENT } from '../spec/enums.js';
+import { AGENT_PLATFORM_CLIENT } from '../contract/enums.js';
 import { formatDay } from '../util/utc-date.js';
 import { Rng } from './random.js';
 

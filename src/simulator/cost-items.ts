@@ -1,5 +1,5 @@
 import { dayOfMonth, weekday } from '../util/utc-date.js';
-import { METRIC_COUNT } from '../spec/metrics.js';
+import { METRIC_COUNT } from '../contract/metrics.js';
 import { M, type DayData } from './activity.js';
 import { COMPUTE_PRICE_MICROS, EXPERTS, GIANT_TOKEN_ACCOUNT, MODELS, PRODUCTS, type Product } from './catalog.js';
 import type { Organization } from './organization.js';

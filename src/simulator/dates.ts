@@ -1,4 +1,4 @@
-import { DEFAULT_RANGE_DAYS, LOOKBACK_YEARS, MAX_RANGE_DAYS } from '../spec/limits.js';
+import { DEFAULT_RANGE_DAYS, LOOKBACK_YEARS, MAX_RANGE_DAYS } from '../contract/limits.js';
 import { formatDay, minusYears, parseIsoDay, spanDays } from '../util/utc-date.js';
 import { invalidArgument } from './errors.js';
 

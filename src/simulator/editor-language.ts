@@ -1,4 +1,4 @@
-import { METRIC_COUNT } from '../spec/metrics.js';
+import { METRIC_COUNT } from '../contract/metrics.js';
 import { M, recomputeTotals } from './activity.js';
 import { CLI_EDITOR, LANGUAGES, UNKNOWN } from './catalog.js';
 import type { Organization } from './organization.js';

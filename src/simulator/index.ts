@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseIsoDay } from '../util/utc-date.js';
-import type { BillingPlan } from '../spec/enums.js';
+import type { BillingPlan } from '../contract/enums.js';
 import { SimClock } from './clock.js';
 import { CONTROL_PREFIX, applySettings, handleControl, type SettingsUpdate } from './control.js';
 import { Faults, type FaultSpec } from './faults.js';

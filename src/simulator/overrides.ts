@@ -1,4 +1,4 @@
-import { PLAN_RESOURCE, type BillingPlan, type BudgetPeriod, type BudgetResource } from '../spec/enums.js';
+import { PLAN_RESOURCE, type BillingPlan, type BudgetPeriod, type BudgetResource } from '../contract/enums.js';
 import { type IdentityKind, type Organization } from './organization.js';
 import { Rng } from './random.js';
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { PAGE_SIZE, type PagedEndpoint } from '../spec/limits.js';
+import { PAGE_SIZE, type PagedEndpoint } from '../contract/limits.js';
 import { ApiError, invalidArgument } from './errors.js';
 
 const list = (names: readonly string[]) => names.map((n) => `'${n}'`).join(', ');

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { RATE_LIMIT_BLOCK_MS, RATE_LIMITS, type RateGroup } from '../spec/limits.js';
+import { RATE_LIMIT_BLOCK_MS, RATE_LIMITS, type RateGroup } from '../contract/limits.js';
 
 export interface RateLimitSettings {
   enabled: boolean;

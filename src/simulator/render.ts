@@ -1,4 +1,4 @@
-import { METRIC_COUNT, METRIC_FIELDS, type Metrics } from '../spec/metrics.js';
+import { METRIC_COUNT, METRIC_FIELDS, type Metrics } from '../contract/metrics.js';
 import type { Organization } from './organization.js';
 
 export type IdentityField = { user_email: string } | { service_account_name: string };

@@ -1,4 +1,4 @@
-import type { RateGroup } from '../spec/limits.js';
+import type { RateGroup } from '../contract/limits.js';
 import { costAnalytics } from './endpoints/cost-analytics.js';
 import { creditUsage } from './endpoints/credit-usage.js';
 import { getOverrides, setOverrides } from './endpoints/budget-overrides.js';

@@ -1,4 +1,4 @@
-import type { BillingPlan } from '../spec/enums.js';
+import type { BillingPlan } from '../contract/enums.js';
 import { dayFromMs } from '../util/utc-date.js';
 import { DayStore, type DayData } from './activity.js';
 import { generateChangelog, type ChangelogEntry } from './changelog-data.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BUDGET_RESOURCES, type BudgetResource } from '../spec/enums.js';
+import { BUDGET_RESOURCES, type BudgetResource } from '../contract/enums.js';
 
 /** Budget resources as tools accept them: short names or the API's full names. */
 export const resourceInput = z.enum(['credits', 'usd', ...BUDGET_RESOURCES]);

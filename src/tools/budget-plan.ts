@@ -1,5 +1,5 @@
-import { PLAN_RESOURCE, type BillingPlan, type BudgetResource } from '../spec/enums.js';
-import { BUDGET_LIMIT_PATTERN } from '../spec/limits.js';
+import { PLAN_RESOURCE, type BillingPlan, type BudgetResource } from '../contract/enums.js';
+import { BUDGET_LIMIT_PATTERN } from '../contract/limits.js';
 import { InvalidArgumentError } from '../upstream/errors.js';
 import { identityKey } from '../upstream/merge.js';
 import type { Override } from '../upstream/schemas.js';

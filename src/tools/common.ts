@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { METRIC_FIELDS, type MetricField } from '../spec/metrics.js';
+import { METRIC_FIELDS, type MetricField } from '../contract/metrics.js';
 import { NAMED_RANGES } from '../upstream/dates.js';
 import { compareDecimals } from '../upstream/numbers.js';
 import type { CachedAnswer } from '../upstream/cache.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHANGELOG_CLIENTS } from '../spec/enums.js';
+import { CHANGELOG_CLIENTS } from '../contract/enums.js';
 import { freshnessLine, freshnessSchema } from '../format/freshness.js';
 import { READ_ONLY, defineTool } from './types.js';
 

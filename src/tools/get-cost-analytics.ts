@@ -1,6 +1,6 @@
 import { assertServiceAccountName } from './identity-format.js';
 import { z } from 'zod';
-import { GROUP_BY_KEYS, type GroupByKey } from '../spec/enums.js';
+import { GROUP_BY_KEYS, type GroupByKey } from '../contract/enums.js';
 import { freshnessLine, freshnessSchema } from '../format/freshness.js';
 import { commonDomain, int, percent, shortId, usd, usdWhole } from '../format/text.js';
 import { addCostMetrics } from '../upstream/merge.js';

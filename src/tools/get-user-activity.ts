@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { MetricField } from '../spec/metrics.js';
+import type { MetricField } from '../contract/metrics.js';
 import { freshnessLine, freshnessSchema } from '../format/freshness.js';
 import { commonDomain, int, shortId, table } from '../format/text.js';
 import type { UserActivity } from '../upstream/schemas.js';

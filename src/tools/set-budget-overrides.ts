@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { MAX_OVERRIDES_PER_SET } from '../spec/limits.js';
-import type { BillingPlan } from '../spec/enums.js';
+import { MAX_OVERRIDES_PER_SET } from '../contract/limits.js';
+import type { BillingPlan } from '../contract/enums.js';
 import { commonDomain, shortId } from '../format/text.js';
 import { CancelledError, InvalidArgumentError, isUpstreamError } from '../upstream/errors.js';
 import { identityKey } from '../upstream/merge.js';

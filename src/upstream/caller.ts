@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
-import type { RateGroup } from '../spec/limits.js';
+import type { RateGroup } from '../contract/limits.js';
 import { ResponseCache, type CachedAnswer } from './cache.js';
 import { remainingMs } from './deadline.js';
 import {

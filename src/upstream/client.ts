@@ -1,5 +1,5 @@
-import { GRANULARITIES, GROUP_BY_KEYS, type BillingPlan, type GroupByKey } from '../spec/enums.js';
-import { PAGE_SIZE, type PagedEndpoint } from '../spec/limits.js';
+import { GRANULARITIES, GROUP_BY_KEYS, type BillingPlan, type GroupByKey } from '../contract/enums.js';
+import { PAGE_SIZE, type PagedEndpoint } from '../contract/limits.js';
 import { formatDay } from '../util/utc-date.js';
 import { ResponseCache, type CachedAnswer } from './cache.js';
 import { Caller, type Operation } from './caller.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_RANGE_DAYS, LOOKBACK_YEARS, MAX_RANGE_DAYS } from '../spec/limits.js';
+import { DEFAULT_RANGE_DAYS, LOOKBACK_YEARS, MAX_RANGE_DAYS } from '../contract/limits.js';
 import { dayFromMs, dayToMs, formatDay, minusYears, parseIsoDay } from '../util/utc-date.js';
 import { InvalidArgumentError } from './errors.js';
 

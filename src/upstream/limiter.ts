@@ -1,5 +1,5 @@
 import Bottleneck from 'bottleneck';
-import { RATE_LIMIT_BLOCK_MS, RATE_LIMITS, type RateGroup } from '../spec/limits.js';
+import { RATE_LIMIT_BLOCK_MS, RATE_LIMITS, type RateGroup } from '../contract/limits.js';
 import { abortError } from './deadline.js';
 
 export interface BucketConfig {

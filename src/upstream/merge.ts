@@ -1,4 +1,4 @@
-import { METRIC_FIELDS } from '../spec/metrics.js';
+import { METRIC_FIELDS } from '../contract/metrics.js';
 import { sumCounts, sumDecimals } from './numbers.js';
 import type { CostPoint, Metrics } from './schemas.js';
 

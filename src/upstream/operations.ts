@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RateGroup } from '../spec/limits.js';
+import type { RateGroup } from '../contract/limits.js';
 import { parseIsoDay } from '../util/utc-date.js';
 import type { Operation } from './caller.js';
 import { changelogPolicy, creditPolicy, dailyPolicy } from './freshness.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { METRIC_FIELDS, type MetricField } from '../spec/metrics.js';
+import { METRIC_FIELDS, type MetricField } from '../contract/metrics.js';
 
 /**
  * Upstream responses as the client accepts them: every documented field with its type, unknown extra

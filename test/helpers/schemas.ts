@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { METRIC_FIELDS } from '../../src/spec/metrics.js';
+import { METRIC_FIELDS } from '../../src/contract/metrics.js';
 
 /** Strict schemas of what the simulator must send: exact fields, exact types, nothing extra. */
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { METRIC_FIELDS } from '../../src/spec/metrics.js';
+import { METRIC_FIELDS } from '../../src/contract/metrics.js';
 import { sumDecimals } from '../../src/upstream/numbers.js';
 import { harness, truth, truthAll, type Harness } from '../helpers/mcp.js';
 import { YESTERDAY } from '../helpers/sim.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { METRIC_FIELDS } from '../../src/spec/metrics.js';
+import { METRIC_FIELDS } from '../../src/contract/metrics.js';
 import * as S from '../helpers/schemas.js';
 import { YESTERDAY, addDays, simClient, type SimClient } from '../helpers/sim.js';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { METRIC_FIELDS } from '../../src/spec/metrics.js';
+import { METRIC_FIELDS } from '../../src/contract/metrics.js';
 import { YESTERDAY, addDays, allPages, simClient, type SimClient } from '../helpers/sim.js';
 
 let c: SimClient;

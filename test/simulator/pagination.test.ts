@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_SIZE } from '../../src/spec/limits.js';
+import { PAGE_SIZE } from '../../src/contract/limits.js';
 import { YESTERDAY, addDays, allPages, simClient, type SimClient } from '../helpers/sim.js';
 
 let c: SimClient;

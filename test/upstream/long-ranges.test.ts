@@ -3,7 +3,7 @@ import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { AnalyticsClient } from '../../src/upstream/client.js';
 import { identityKey } from '../../src/upstream/merge.js';
 import { sumCounts, sumDecimals } from '../../src/upstream/numbers.js';
-import { METRIC_FIELDS } from '../../src/spec/metrics.js';
+import { METRIC_FIELDS } from '../../src/contract/metrics.js';
 import { NOW } from '../helpers/sim.js';
 import { clientFor, requestsTo } from '../helpers/client.js';
 

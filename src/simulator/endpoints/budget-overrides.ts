@@ -1,5 +1,5 @@
-import { BUDGET_PERIODS, BUDGET_RESOURCES, PLAN_RESOURCE, type BudgetPeriod, type BudgetResource } from '../../spec/enums.js';
-import { BUDGET_LIMIT_PATTERN, MAX_OVERRIDES_PER_SET } from '../../spec/limits.js';
+import { BUDGET_PERIODS, BUDGET_RESOURCES, PLAN_RESOURCE, type BudgetPeriod, type BudgetResource } from '../../contract/enums.js';
+import { BUDGET_LIMIT_PATTERN, MAX_OVERRIDES_PER_SET } from '../../contract/limits.js';
 import { invalidArgument } from '../errors.js';
 import { findIdentity, type IdentityKind } from '../organization.js';
 import { bodyObject, enumOf, isPlainObject, rejectUnknownFields, stringArrayOf } from '../params.js';

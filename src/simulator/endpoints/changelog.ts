@@ -1,5 +1,5 @@
-import { CHANGELOG_CLIENTS, type ChangelogClient } from '../../spec/enums.js';
-import { CHANGELOG_PAGE_SIZE } from '../../spec/limits.js';
+import { CHANGELOG_CLIENTS, type ChangelogClient } from '../../contract/enums.js';
+import { CHANGELOG_PAGE_SIZE } from '../../contract/limits.js';
 import { ChangelogError, changelogUnavailable } from '../errors.js';
 import type { EndpointContext } from '../state.js';
 

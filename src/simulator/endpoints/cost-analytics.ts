@@ -1,4 +1,4 @@
-import { BYOK_STATUS, GRANULARITIES, GROUP_BY_KEYS, RESOURCE_TYPE, USER_TYPE, type GroupByKey } from '../../spec/enums.js';
+import { BYOK_STATUS, GRANULARITIES, GROUP_BY_KEYS, RESOURCE_TYPE, USER_TYPE, type GroupByKey } from '../../contract/enums.js';
 import { formatDay } from '../../util/utc-date.js';
 import { BOTS, COMPUTE_RESOURCE, EXPERTS, MODELS, PRODUCTS } from '../catalog.js';
 import { COMPUTE_RESOURCE_INDEX, costItemsOfDay, type CostItem } from '../cost-items.js';

@@ -1,4 +1,4 @@
-import { METRIC_COUNT } from '../../spec/metrics.js';
+import { METRIC_COUNT } from '../../contract/metrics.js';
 import { formatDay, spanDays } from '../../util/utc-date.js';
 import { resolveDate, resolveRange } from '../dates.js';
 import { editorLanguageRecords, type EditorLanguageRecord } from '../editor-language.js';
