@@ -11,6 +11,31 @@ export default tseslint.config(
     },
   },
   {
+    // The layering the README describes: the API client knows nothing of MCP or the tools built on it.
+    files: ['src/upstream/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@modelcontextprotocol/*'], message: 'src/upstream/ knows nothing of MCP.' },
+            { group: ['**/tools/**', '**/server.js', '**/transports/**', '**/resources/**', '**/prompts/**'], message: 'src/upstream/ does not import the MCP layer.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The simulator is an independent oracle: it never shares code with the client it checks.
+    files: ['src/simulator/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/upstream/**', '**/tools/**', '**/server.js'], message: 'The simulator never imports the client or the MCP layer.' }] },
+      ],
+    },
+  },
+  {
     files: ['test/**', 'src/cli.ts'],
     rules: { 'no-console': 'off' },
   },
