@@ -3,18 +3,19 @@ import { CLIENT_CAPABILITIES_META_KEY, McpServer, inputRequired, inputResponse, 
 import { z } from 'zod';
 import type { AuditSink } from './audit.js';
 import type { Config } from './config.js';
-import { secretScrubber, type Logger } from './logger.js';
+import { identityDirectory, type IdentityDirectory } from './identity-directory.js';
+import type { Logger } from './logger.js';
+import { redactorOf, type Redactor } from './redact.js';
 import type { Pseudonymizer } from './pii.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerChangelogResource } from './resources/changelog.js';
 import { toolErrorMessage } from './tool-errors.js';
 import { compactSchema } from './tools/compact-schema.js';
-import { emailProblem } from './tools/identity-format.js';
 import { TOOLS } from './tools/index.js';
 import { ConfirmationNeeded, type ToolContext, type ToolDef } from './tools/types.js';
 import type { AnalyticsClient } from './upstream/client.js';
 import { withDeadline } from './upstream/deadline.js';
-import { InvalidArgumentError, isUpstreamError } from './upstream/errors.js';
+import { isUpstreamError } from './upstream/errors.js';
 import type { Progress } from './upstream/pagination.js';
 import { VERSION } from './version.js';
 
@@ -29,17 +30,6 @@ export interface ServerDeps {
   tools?: ToolDef[];
 }
 
-/** What leaves the server: every string passes the secret scrubber, then the pseudonymizer. */
-export interface Redactor {
-  text(text: string): string;
-  value<T>(value: T): T;
-}
-
-function redactorOf(deps: ServerDeps): Redactor {
-  const scrub = secretScrubber([deps.config.token, deps.config.piiKey, ...(deps.secrets ?? [])]);
-  const text = (t: string) => deps.pii.text(scrub(t));
-  return { text, value: (v) => JSON.parse(JSON.stringify(v), (_k, x: unknown) => (typeof x === 'string' ? text(x) : x)) as typeof v };
-}
 
 const INSTRUCTIONS =
   "Usage analytics, costs and budgets of one organization's AI coding product. Dates are UTC; metrics data for a day arrives ~02:00 UTC the next day, so the latest day is yesterday (credit usage also has today, partially). " +
@@ -48,7 +38,7 @@ const INSTRUCTIONS =
 /** Builds the MCP server: every tool, the changelog resource and the prompts, with one error boundary. */
 export function createServer(deps: ServerDeps): McpServer {
   const server = new McpServer({ name: 'org-analytics-mcp', title: 'Org Analytics', version: VERSION }, { instructions: INSTRUCTIONS });
-  const directory = directoryOf(deps);
+  const directory = identityDirectory(deps.client, deps.pii);
   const redact = redactorOf(deps);
   for (const def of deps.tools ?? TOOLS) {
     if (def.writes && deps.config.readOnly) continue;
@@ -63,7 +53,7 @@ export function createServer(deps: ServerDeps): McpServer {
   return server;
 }
 
-async function runTool(server: McpServer, def: ToolDef, args: unknown, ctx: ServerContext, deps: ServerDeps, directory: Directory, redact: Redactor) {
+async function runTool(server: McpServer, def: ToolDef, args: unknown, ctx: ServerContext, deps: ServerDeps, directory: IdentityDirectory, redact: Redactor) {
   const started = Date.now();
   const token = ctx.mcpReq._meta?.progressToken;
   let reported = 0;
@@ -139,41 +129,4 @@ function confirmationFor(server: McpServer, ctx: ServerContext, transport: Confi
       return verifyState(ctx.mcpReq.requestState()) === digest ? 'accepted' : 'stale';
     },
   };
-}
-
-const directories = new WeakMap<ServerDeps, Directory>();
-/** One directory per set of deps: every server instance built from them (one per connection) shares it. */
-function directoryOf(deps: ServerDeps): Directory {
-  let d = directories.get(deps);
-  if (!d) directories.set(deps, (d = new Directory(deps)));
-  return d;
-}
-
-/**
- * Resolves pseudonyms back to emails. Pseudonyms shown in earlier answers are known; an unknown one
- * triggers one look through recent activity and the overrides before it is refused.
- */
-class Directory {
-  private lastLookup = 0;
-  constructor(private readonly deps: ServerDeps) {}
-
-  async resolve(text: string, signal: AbortSignal): Promise<string> {
-    const malformed = emailProblem(text);
-    if (malformed) throw new InvalidArgumentError(malformed);
-    const known = this.deps.pii.resolve(text);
-    if (known !== undefined) return known;
-    if (Date.now() - this.lastLookup > 60_000) {
-      const [activity, overrides] = await Promise.all([
-        this.deps.client.userActivity({ range: 'last_90_days' }, { signal }),
-        this.deps.client.getOverrides({}, signal),
-      ]);
-      this.deps.pii.learn(activity.data.flatMap((u) => (u.user_email ? [u.user_email] : [])));
-      this.deps.pii.learn(overrides.value.overrides.flatMap((o) => (o.user_email ? [o.user_email] : [])));
-      // Throttled only once a look-up succeeded: a failed one must not hide pseudonyms for a minute.
-      this.lastLookup = Date.now();
-    }
-    const found = this.deps.pii.resolve(text);
-    if (found === undefined) throw new InvalidArgumentError(`Unknown pseudonym '${text}': use a pseudonym from an earlier answer`);
-    return found;
-  }
 }

@@ -1,6 +1,6 @@
 import { completable, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { Redactor } from '../server.js';
+import type { Redactor } from '../redact.js';
 import { NAMED_RANGES } from '../upstream/dates.js';
 
 const rangeArg = z.object({

@@ -1,6 +1,6 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
 import { CHANGELOG_CLIENTS } from '../contract/enums.js';
-import type { Redactor } from '../server.js';
+import type { Redactor } from '../redact.js';
 import type { AnalyticsClient } from '../upstream/client.js';
 import { withDeadline } from '../upstream/deadline.js';
 
