@@ -1,8 +1,7 @@
-import { createHmac, randomBytes } from 'node:crypto';
-import { CLIENT_CAPABILITIES_META_KEY, McpServer, inputRequired, inputResponse, type ClientCapabilities, type ServerContext } from '@modelcontextprotocol/server';
-import { z } from 'zod';
-import type { AuditSink } from './audit.js';
+import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { Config } from './config.js';
+import type { AuditSink } from './audit.js';
+import { askToConfirm, confirmationFor } from './confirmation.js';
 import { identityDirectory, type IdentityDirectory } from './identity-directory.js';
 import type { Logger } from './logger.js';
 import { redactorOf, type Redactor } from './redact.js';
@@ -85,48 +84,10 @@ async function runTool(server: McpServer, def: ToolDef, args: unknown, ctx: Serv
   } catch (error) {
     if (error instanceof ConfirmationNeeded) {
       deps.log.info('asking the user to confirm', { tool: def.name });
-      return inputRequired({
-        inputRequests: { confirm: inputRequired.elicit({ message: redact.text(error.message), requestedSchema: CONFIRM }) },
-        requestState: signState(error.digest),
-      });
+      return askToConfirm(redact.text(error.message), error.digest);
     }
     const level = isUpstreamError(error) ? 'info' : 'error';
     deps.log[level]('tool failed', { tool: def.name, ms: Date.now() - started, error: error instanceof Error ? error.message : String(error), ...(level === 'error' && error instanceof Error ? { stack: error.stack } : {}) });
     return { content: [{ type: 'text' as const, text: redact.text(toolErrorMessage(error)) }], isError: true };
   }
-}
-
-const CONFIRM = z.object({ confirm: z.boolean().describe('Apply these changes') });
-/** Signs the digest of what the user is asked to approve: request state comes back from the client and must not be trusted. */
-const STATE_KEY = randomBytes(32);
-const signState = (digest: string) => `${digest}.${createHmac('sha256', STATE_KEY).update(digest).digest('hex')}`;
-const verifyState = (state: unknown) => {
-  if (typeof state !== 'string') return undefined;
-  const [digest, mac] = state.split('.');
-  return digest && mac && signState(digest) === state ? digest : undefined;
-};
-
-/**
- * How this call can confirm a write: the client's capabilities come with each request on 2026-07-28 and
- * from initialize on 2025-era connections. A stateless 2025-era HTTP request carries neither, so whether
- * the client could confirm is unknown, and a write must not go ahead unasked.
- */
-function confirmationFor(server: McpServer, ctx: ServerContext, transport: Config['transport']): ToolContext['confirmation'] {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const caps = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.server.getClientCapabilities();
-  if (caps === undefined) return { answer: () => 'cannot_ask' };
-  // Over stdio the client is the user's own app. Over HTTP any local process may be the caller, so a write
-  // nobody could confirm is refused; --confirm-writes never is the explicit opt-out.
-  if (caps.elicitation === undefined) return transport === 'http' ? { answer: () => 'cannot_ask' } : undefined;
-  return {
-    answer(digest) {
-      const view = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
-      if (view.kind !== 'elicit') return 'missing';
-      if (view.action === 'decline') return 'declined';
-      if (view.action === 'cancel') return 'cancelled';
-      if (view.content?.confirm !== true) return 'declined';
-      // The answer approves the change it was asked about, not whatever the overrides look like now.
-      return verifyState(ctx.mcpReq.requestState()) === digest ? 'accepted' : 'stale';
-    },
-  };
 }

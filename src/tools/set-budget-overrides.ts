@@ -61,7 +61,7 @@ export const setBudgetOverrides = defineTool({
     let confirmation: 'accepted' | 'not_asked' = 'not_asked';
     if (ctx.confirmation) {
       const digest = digestOf(writes);
-      const answer = ctx.confirmation.answer(digest);
+      const answer = await ctx.confirmation.answer(digest);
       if (answer === 'cannot_ask') {
         throw new InvalidArgumentError(
           'This connection cannot ask the user to confirm budget changes (a stateless HTTP session of an older protocol version), so nothing was written. Preview with dry_run true and connect over stdio or a current client, or run the server with --confirm-writes never for trusted automation',

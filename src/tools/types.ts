@@ -30,7 +30,7 @@ export interface ToolContext {
    * and 'stale' (asked about a different change) mean: throw ConfirmationNeeded. 'cannot_ask': the
    * connection cannot tell whether the client can confirm (stateless 2025-era HTTP), so do not write.
    */
-  confirmation?: { answer(digest: string): 'accepted' | 'declined' | 'cancelled' | 'missing' | 'stale' | 'cannot_ask' };
+  confirmation?: { answer(digest: string): Promise<'accepted' | 'declined' | 'cancelled' | 'missing' | 'stale' | 'cannot_ask'> };
   /** Records budget changes that were sent upstream. */
   audit: AuditSink;
 }

@@ -1,0 +1,58 @@
+import { randomBytes } from 'node:crypto';
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  createRequestStateCodec,
+  inputRequired,
+  inputResponse,
+  type ClientCapabilities,
+  type McpServer,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { z } from 'zod';
+import type { Config } from './config.js';
+import type { ToolContext } from './tools/types.js';
+
+const CONFIRM = z.object({ confirm: z.boolean().describe('Apply these changes') });
+
+/**
+ * Request state comes back from the client and must not be trusted: the SDK's codec signs the digest of
+ * what the user is asked to approve, and it expires, so an old "yes" cannot approve a later change.
+ */
+const codec = createRequestStateCodec<{ digest: string }>({ key: randomBytes(32), ttlSeconds: 600 });
+
+/** The input-required answer that asks the user to approve exactly the change named by `digest`. */
+export async function askToConfirm(message: string, digest: string) {
+  return inputRequired({
+    inputRequests: { confirm: inputRequired.elicit({ message, requestedSchema: CONFIRM }) },
+    requestState: await codec.mint({ digest }),
+  });
+}
+
+/**
+ * How this call can confirm a write: the client's capabilities come with each request on 2026-07-28 and
+ * from initialize on 2025-era connections. A stateless 2025-era HTTP request carries neither, so whether
+ * the client could confirm is unknown, and a write must not go ahead unasked.
+ */
+export function confirmationFor(server: McpServer, ctx: ServerContext, transport: Config['transport']): ToolContext['confirmation'] {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const caps = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.server.getClientCapabilities();
+  if (caps === undefined) return { answer: async () => 'cannot_ask' };
+  // Over stdio the client is the user's own app. Over HTTP any local process may be the caller, so a write
+  // nobody could confirm is refused; --confirm-writes never is the explicit opt-out.
+  if (caps.elicitation === undefined) return transport === 'http' ? { answer: async () => 'cannot_ask' } : undefined;
+  return {
+    async answer(digest) {
+      const view = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
+      if (view.kind !== 'elicit') return 'missing';
+      if (view.action === 'decline') return 'declined';
+      if (view.action === 'cancel') return 'cancelled';
+      if (view.content?.confirm !== true) return 'declined';
+      // The answer approves the change it was asked about, not whatever the overrides look like now; a
+      // forged, altered or expired state asks again rather than failing the call.
+      const state = ctx.mcpReq.requestState();
+      if (typeof state !== 'string') return 'stale';
+      const approved = await codec.verify(state, ctx).catch(() => undefined);
+      return approved?.digest === digest ? 'accepted' : 'stale';
+    },
+  };
+}
