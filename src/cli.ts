@@ -1,49 +1,46 @@
 #!/usr/bin/env node
-import { ConfigError, HELP } from './config.js';
+import { EXIT_FAILURE, EXIT_USAGE, UsageError, helpPointer } from './cli-options.js';
+import { HELP } from './config.js';
 import { runServer } from './main.js';
-import { SIMULATOR_HELP, runSimulatorCommand } from './simulator/main.js';
 import { VERSION } from './version.js';
 
+const print = (line: string) => process.stdout.write(`${line}\n`);
 
+/** Resolves to an exit code, or to -1 while a server keeps running. */
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === '--version' || command === '-v') {
-    process.stdout.write(`${VERSION}\n`);
+    print(VERSION);
     return 0;
   }
   if (command === 'simulator') {
-    await runSimulatorCommand(rest, (line) => process.stdout.write(`${line}\n`));
+    const { runSimulatorCommand } = await import('./simulator/main.js');
+    await runSimulatorCommand(rest, print, process.env);
     return -1;
   }
   if (command === 'tour') {
     const { runTour } = await import('./tour.js');
-    await runTour((line) => process.stdout.write(`${line}\n`));
+    await runTour(print);
     return 0;
   }
-  if (command === '--help' || command === '-h') {
+  if (argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(HELP);
     return 0;
   }
-  if (command !== undefined && !command.startsWith('-')) {
-    process.stderr.write(`Unknown command '${command}'.\n\n${HELP}\n${SIMULATOR_HELP}`);
-    return 2;
-  }
-  try {
-    await runServer(argv, process.env);
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`org-analytics-mcp: ${error.message}\n`);
-    return 2;
-  }
+  if (command !== undefined && !command.startsWith('-'))
+    throw new UsageError(`Unknown command '${command}'.\n${helpPointer('org-analytics-mcp')}`);
+  await runServer(argv, process.env);
   return -1;
 }
 
+// Both commands exit 2 for a command line or environment they cannot run with, 1 for a failure while running.
 main(process.argv.slice(2)).then(
   (code) => {
     if (code >= 0) process.exitCode = code;
   },
   (error: unknown) => {
     process.stderr.write(`org-analytics-mcp: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
+    // Exit now: a failure after the embedded simulator started (e.g. --http on a busy port) would otherwise hang.
+    process.exit(error instanceof UsageError ? EXIT_USAGE : EXIT_FAILURE);
   },
 );

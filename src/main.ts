@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createAuditSink, type AuditSink } from './audit.js';
+import { createAuditSink, reportUnfinishedWrites, type AuditSink } from './audit.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, secretScrubber, type Logger } from './logger.js';
 import { Pseudonymizer } from './pii.js';
@@ -21,20 +21,22 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/** The embedded simulator demo mode serves against, with a fresh token. */
+async function demoUpstream(users: number): Promise<{ token: string; baseUrl: string; simulator: Simulator }> {
+  const token = `demo-${randomBytes(12).toString('hex')}`;
+  const simulator = await startSimulator({ users, token, seed: 'northwind' });
+  return { token, baseUrl: simulator.url, simulator };
+}
+
 /** Builds everything the server needs from config; in demo mode, starts the embedded simulator first. */
 export async function createRuntime(config: Config, options: { simulatorUsers?: number } = {}): Promise<Runtime> {
-  let simulator: Simulator | undefined;
-  let token = config.token;
-  let baseUrl = config.baseUrl;
-  if (config.demo) {
-    token = `demo-${randomBytes(12).toString('hex')}`;
-    simulator = await startSimulator({ users: options.simulatorUsers ?? 800, token, seed: 'northwind' });
-    baseUrl = simulator.url;
-  }
-  const pii = new Pseudonymizer(config.pii, config.piiKey ?? token!);
+  const { token, baseUrl, simulator } = config.demo
+    ? await demoUpstream(options.simulatorUsers ?? 800)
+    : { token: config.token, baseUrl: config.baseUrl, simulator: undefined };
+  const pii = new Pseudonymizer(config.pii, config.piiKey ?? token);
   const scrub = secretScrubber([token, config.piiKey]);
   const log = createLogger(config.logLevel, (text) => pii.text(scrub(text)));
-  const client = new AnalyticsClient({ baseUrl: baseUrl!, siteUrl: config.siteUrl ?? (simulator ? simulator.url : undefined), token: token! });
+  const client = new AnalyticsClient({ baseUrl, siteUrl: config.siteUrl ?? simulator?.url, token });
   return {
     config,
     client,
@@ -54,6 +56,11 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
   const config = loadConfig(argv, env);
   if (config.transport === 'http' && !isLoopbackHost(config.host)) throw new ConfigError(nonLoopbackRefusal(config.host));
   const runtime = await createRuntime(config);
+  // In the background, so that a long audit log never delays serving.
+  if (config.auditLog) {
+    const path = config.auditLog;
+    void reportUnfinishedWrites(path).catch((error: unknown) => runtime.log.warn('could not check the audit log for unfinished writes', { path, error: error instanceof Error ? error.message : String(error) }));
+  }
   if (config.transport === 'http') {
     const { serveHttp } = await import('./transports/http.js');
     const { url } = await serveHttp(() => createServer(runtime), config, runtime.log);

@@ -10,6 +10,7 @@ import { registerPrompts } from './prompts/index.js';
 import { registerChangelogResource } from './resources/changelog.js';
 import { toolErrorMessage } from './tool-errors.js';
 import { compactSchema } from './tools/compact-schema.js';
+import { advertisedInput, withCheckedArgs } from './tools/input-validation.js';
 import { TOOLS } from './tools/index.js';
 import { ConfirmationNeeded, type ToolContext, type ToolDef } from './tools/types.js';
 import type { AnalyticsClient } from './upstream/client.js';
@@ -43,8 +44,9 @@ export function createServer(deps: ServerDeps): McpServer {
     if (def.writes && deps.config.readOnly) continue;
     server.registerTool(
       def.name,
-      { title: def.title, description: def.description, inputSchema: compactSchema(def.input, 'input'), outputSchema: compactSchema(def.output, 'output'), annotations: def.annotations },
-      (args: unknown, ctx: ServerContext) => runTool(server, def, args, ctx, deps, directory, redact),
+      { title: def.title, description: def.description, inputSchema: advertisedInput(def.input), outputSchema: compactSchema(def.output, 'output'), annotations: def.annotations },
+      // Arguments are checked inside the handler, so a bad one gets our words through the one error funnel.
+      (args: unknown, ctx: ServerContext) => runTool(server, withCheckedArgs(def), args, ctx, deps, directory, redact),
     );
   }
   registerChangelogResource(server, deps.client, redact, deps.config.callTimeoutS);

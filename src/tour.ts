@@ -1,8 +1,10 @@
+import { realpathSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { configSchema } from './config.js';
 import { createRuntime } from './main.js';
 import { createServer } from './server.js';
+import type { Organization } from './simulator/organization.js';
 
 const QUESTIONS: Array<[string, string, Record<string, unknown>]> = [
   ['Who used the most credits in the last 30 days?', 'get_credit_usage', { range: 'last_30_days', limit: 10 }],
@@ -11,6 +13,21 @@ const QUESTIONS: Array<[string, string, Record<string, unknown>]> = [
   ['Which editors were most used yesterday?', 'get_editor_language_activity', { group_by: 'editor' }],
   ['Which budget overrides are set?', 'get_budget_overrides', { limit: 10 }],
 ];
+
+/** Who the simulator holds: its users (former members among them) and service accounts. */
+function organization(org: Organization): string {
+  const people = org.identities.filter((i) => i.kind === 'user');
+  const former = people.filter((i) => i.leaveDay <= org.anchorDay).length;
+  return `${people.length} people (${former} of them former members) and ${org.identities.length - people.length} service accounts`;
+}
+
+/** The absolute path of the running dist/cli.js (through any npm link), for a command that works as printed. */
+function thisCli(): string {
+  const argv1 = process.argv[1];
+  return argv1 ? realpathSync(argv1) : 'dist/cli.js';
+}
+
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
 /** A guided run: the embedded simulator, the real server, a real MCP client, five typical questions. */
 export async function runTour(print: (line: string) => void): Promise<void> {
@@ -22,7 +39,7 @@ export async function runTour(print: (line: string) => void): Promise<void> {
   await client.connect(clientSide);
   try {
     const { tools } = await client.listTools();
-    print(`org-analytics-mcp: ${tools.length} tools against a simulated organization of ${runtime.simulator!.state.org.identities.length} identities (${runtime.simulator!.url})\n`);
+    print(`org-analytics-mcp: ${tools.length} tools against a simulated organization of ${organization(runtime.simulator!.state.org)} (${runtime.simulator!.url})\n`);
     for (const t of tools) print(`  ${t.name.padEnd(30)} ${t.title ?? ''}`);
     for (const [question, name, args] of QUESTIONS) {
       print(`\n> ${question}\n  ${name} ${JSON.stringify(args)}`);
@@ -31,8 +48,9 @@ export async function runTour(print: (line: string) => void): Promise<void> {
       print(text.split('\n').map((l) => `  ${l}`).join('\n'));
     }
     print(`
-Connect an assistant to the same demo: org-analytics-mcp --demo (stdio). For example:
-  claude mcp add org-analytics -- npx -y org-analytics-mcp --demo
+Connect an assistant to the same demo over stdio. For example, with Claude Code:
+  claude mcp add org-analytics -- node ${shellWord(thisCli())} --demo
+After \`npm link\` in the clone, \`org-analytics-mcp --demo\` works too (npx only once the package is on npm).
 Against your organization: set ANALYTICS_API_TOKEN and ANALYTICS_BASE_URL and drop --demo. See README.md.`);
   } finally {
     await client.close();

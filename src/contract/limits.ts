@@ -5,6 +5,11 @@ export const DEFAULT_RANGE_DAYS = 7;
 export const MAX_OVERRIDES_PER_SET = 5000;
 export const CHANGELOG_PAGE_SIZE = 10;
 
+/**
+ * Page sizes, as the simulator enforces them. The client's own copy is in each endpoint descriptor
+ * (src/upstream/endpoints/), since the simulator shares no code with the client;
+ * test/upstream/endpoints.test.ts checks that the two agree.
+ */
 export type PagedEndpoint = 'dau' | 'user-activity' | 'editor-language' | 'credit-usage' | 'cost-analytics';
 export const PAGE_SIZE: Record<PagedEndpoint, { default: number; max: number }> = {
   dau: { default: 100, max: 250 },

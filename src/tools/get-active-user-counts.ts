@@ -12,7 +12,7 @@ export const getActiveUserCounts = defineTool({
   description:
     'Daily active users (people and service accounts per UTC day) with average, weekday/weekend split, peak and weekly trend. ' +
     'Default: the 7 days ending yesterday. A day arrives ~02:00 UTC the next day; 2 years of history; ranges over 90 days are split.',
-  input: z.object(rangeInputs),
+  input: z.strictObject(rangeInputs),
   output: z.object({
     start_date: z.string(),
     end_date: z.string(),

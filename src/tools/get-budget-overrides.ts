@@ -11,7 +11,7 @@ export const getBudgetOverrides = defineTool({
   description:
     "Who has a custom monthly budget (an override of the default per-user limit) and its limit. Read in real time, never cached; only the billing plan's resource. " +
     'Unknown emails or service accounts are an error that lists them.',
-  input: z.object({
+  input: z.strictObject({
     user_emails: z.array(z.string().min(1)).max(1000).optional(),
     service_account_names: z.array(z.string().min(1)).max(1000).optional(),
     resource: resourceInput.optional().describe('default: all'),

@@ -8,7 +8,7 @@ export const getChangelog = defineTool({
   title: 'Product changelog',
   description:
     "What changed in the product: public changelog entries, newest first, 10 per page, optionally for one client (vscode, jetbrains, cli, code-review, agent-platform, models). Cached 10 minutes. Also readable as resources changelog://{client}/{page}.",
-  input: z.object({
+  input: z.strictObject({
     client: z.enum(CHANGELOG_CLIENTS).default('all'),
     page: z.number().int().min(0).default(0).describe('zero-based'),
   }),

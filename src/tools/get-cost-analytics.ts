@@ -26,7 +26,7 @@ export const getCostAnalytics = defineTool({
   description:
     'What usage cost: billed and estimated USD, base cost, surcharge, credits and tokens, by product, model, user, key type or expert, in total or per day; exact sums. ' +
     'Default: the 7 days ending yesterday (a day arrives ~02:00 UTC the next day); 2 years of history; ranges over 90 days are split.',
-  input: z.object({
+  input: z.strictObject({
     ...rangeInputs,
     // Full COST_ANALYTICS_GROUP_BY_* names are accepted too, without spelling them out in tools/list.
     group_by: z
@@ -35,7 +35,7 @@ export const getCostAnalytics = defineTool({
       .optional()
       .describe('product, resource, user, byok_status, expert (or the full COST_ANALYTICS_GROUP_BY_* names); several combine'),
     granularity: z.enum(['total', 'day']).default('total'),
-    filters: z.object({ user_emails: strings, service_account_names: strings, product_names: strings, resource_names: strings, expert_ids: strings }).strict().optional(),
+    filters: z.strictObject({ user_emails: strings, service_account_names: strings, product_names: strings, resource_names: strings, expert_ids: strings }).optional(),
     sort_by: z.enum([...MONEY, ...TOKENS, 'date']).default('billed_amount_usd'),
     ...listInputs,
     ...pageInputs,

@@ -13,7 +13,7 @@ export const getCreditUsage = defineTool({
   description:
     'Who consumed the most credits: per person and service account, optionally per day and per model, sorted; totals cover everyone. ' +
     'Refreshed about every 90 minutes; may include today (partial). Default: the 7 days ending yesterday; ranges over 90 days are split.',
-  input: z.object({
+  input: z.strictObject({
     ...rangeInputs,
     by_date: z.boolean().default(false),
     by_model: z.boolean().default(false),

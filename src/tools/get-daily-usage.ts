@@ -10,7 +10,7 @@ export const getDailyUsage = defineTool({
   description:
     'Organization-wide usage per UTC day (messages, tool calls, lines of code, completions, agent activity; choose with `metrics`) and totals. ' +
     'Default: the 7 days ending yesterday. A day arrives ~02:00 UTC the next day; 2 years of history; ranges over 90 days are split.',
-  input: z.object({ ...rangeInputs, metrics: metricsInput }),
+  input: z.strictObject({ ...rangeInputs, metrics: metricsInput }),
   output: z.object({
     start_date: z.string(),
     end_date: z.string(),

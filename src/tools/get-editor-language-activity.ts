@@ -14,7 +14,7 @@ export const getEditorLanguageActivity = defineTool({
   description:
     'Which editors (VS Code, JetBrains, CLI…) and languages were used on one UTC day, by how many people; group_by sums, else rows are per user/editor/language. ' +
     'Default: yesterday (a day arrives ~02:00 UTC the next day); 2 years of history.',
-  input: z.object({
+  input: z.strictObject({
     date: date.optional().describe('YYYY-MM-DD (UTC); default yesterday'),
     group_by: z.enum(GROUPS).optional(),
     metrics: metricsInput,
@@ -103,6 +103,12 @@ export const getEditorLanguageActivity = defineTool({
       `Editor/language activity on ${out.date}, ${by}: ${int(out.total_rows)} rows, ${int(out.totals.users)} distinct users; top ${out.returned_rows} by ${out.sort_by}.${partial}`,
       `Totals: ${shown.map((m) => `${m} ${int(out.totals.values[m]!)}`).join(', ') || 'no activity'}.`,
     ];
+    // Without this, a model adds up the per-editor counts and reports more people than there are.
+    const counted = out.rows.reduce((sum, r) => sum + r.users, 0);
+    if (out.group_by && out.group_by !== 'user' && counted > out.totals.users) {
+      const several = { editor: 'editors', language: 'languages', editor_language: 'editor/language pairs' }[out.group_by] ?? 'rows';
+      lines.push(`One person can use several ${several}, so the users per row add up to ${int(counted)}, more than the ${int(out.totals.users)} distinct users.`);
+    }
     if (out.rows.length) {
       const columns = [out.group_by ?? 'user / editor / language', 'users', ...shown];
       if (domain) columns[0] += ` (${domain})`;

@@ -12,7 +12,7 @@ export const getUserActivity = defineTool({
   description:
     'Who used the product most or least: per person and service account, active days and usage over the range, sorted by any metric; totals cover everyone. ' +
     'Default: the 7 days ending yesterday. A day arrives ~02:00 UTC the next day; 2 years of history; ranges over 90 days are split.',
-  input: z.object({
+  input: z.strictObject({
     ...rangeInputs,
     metrics: metricsInput,
     users: usersInput,

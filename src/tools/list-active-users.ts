@@ -10,7 +10,7 @@ export const listActiveUsers = defineTool({
   title: 'Active users on a day',
   description:
     'Who was active on one UTC day, alphabetically; `users` checks specific people. Default: yesterday (a day arrives ~02:00 UTC the next day); 2 years of history.',
-  input: z.object({ date: date.optional().describe('YYYY-MM-DD (UTC); default yesterday'), users: usersInput, ...listInputs, order: listInputs.order.default('asc'), ...pageInputs }),
+  input: z.strictObject({ date: date.optional().describe('YYYY-MM-DD (UTC); default yesterday'), users: usersInput, ...listInputs, order: listInputs.order.default('asc'), ...pageInputs }),
   output: z.object({
     date: z.string(),
     active: z.number().int().describe('identities active that day (this page only in raw-page mode)'),

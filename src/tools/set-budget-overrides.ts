@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { newChunkId, type AuditChange, type AuditRecord } from '../audit.js';
 import { MAX_OVERRIDES_PER_SET } from '../contract/limits.js';
 import type { BillingPlan } from '../contract/enums.js';
 import { commonDomain, shortId } from '../format/text.js';
@@ -12,12 +13,14 @@ import { entryKey, identityRef, planChanges, type PlannedEntry } from './budget-
 import { ConfirmationNeeded, defineTool, type ToolContext } from './types.js';
 
 const WRITES = new Set(['new', 'changed', 'cleared']);
+/** Statuses of entries that are never sent. */
+const REFUSED = new Set(['invalid', 'unknown_identity']);
 const STATUS = ['new', 'changed', 'cleared', 'unchanged', 'invalid', 'unknown_identity', 'applied', 'failed', 'not_sent', 'outcome_unknown'] as const;
 
-const entryInput = z.object({
+const entryInput = z.strictObject({
   user_email: z.string().optional(),
   service_account_name: z.string().optional(),
-  limit: z.union([z.string(), z.number(), z.null()]).describe('positive integer (string for more than 15 digits); null or "" clears'),
+  limit: z.union([z.string(), z.number(), z.null()], { error: 'use a positive whole number (a string, or a JSON number up to 2^53-1), or null or "" to clear' }).describe('positive integer (string for more than 15 digits); null or "" clears'),
   resource: resourceInput.optional().describe('default: the billing plan'),
   period: periodInput.optional(),
 });
@@ -28,7 +31,7 @@ export const setBudgetOverrides = defineTool({
   description:
     'Sets, changes or clears per-user monthly budget limits. Use dry_run first: it shows each change (new, changed before→after, cleared, unchanged, invalid) and writes nothing. ' +
     'Invalid entries are never sent; valid ones are applied even if others fail; every entry is accounted for. The user may be asked to confirm. Takes effect in real time.',
-  input: z.object({ overrides: z.array(entryInput).min(1).max(50_000), dry_run: z.boolean().default(false) }),
+  input: z.strictObject({ overrides: z.array(entryInput).min(1).max(50_000), dry_run: z.boolean().default(false) }),
   output: z.object({
     dry_run: z.boolean(),
     resource: z.string().nullable(),
@@ -64,7 +67,8 @@ export const setBudgetOverrides = defineTool({
       const answer = await ctx.confirmation.answer(digest);
       if (answer === 'cannot_ask') {
         throw new InvalidArgumentError(
-          'This connection cannot ask the user to confirm budget changes (a stateless HTTP session of an older protocol version), so nothing was written. Preview with dry_run true and connect over stdio or a current client, or run the server with --confirm-writes never for trusted automation',
+          'Nothing was written: this connection cannot ask the user to confirm budget changes. Preview them with dry_run: true. ' +
+            'To apply them, use a client that supports elicitation (forms), where the user confirms the changes; for trusted automation, start the server with --confirm-writes never',
         );
       }
       if (answer === 'missing' || answer === 'stale') throw new ConfirmationNeeded(confirmMessage(writes, ctx), digest);
@@ -73,17 +77,24 @@ export const setBudgetOverrides = defineTool({
     }
     return result(confirmation, await apply(writes, ctx));
   },
-  isError: (out) => !out.complete,
+  // Nothing applied because nothing was valid is a failure; a preview of it is not (it says so instead).
+  isError: (out) => !out.complete || (!out.dry_run && nothingValid(out.entries)),
   text(out) {
     const c = out.counts;
     const order = ['applied', 'new', 'changed', 'cleared', 'unchanged', 'invalid', 'unknown_identity', 'failed', 'not_sent', 'outcome_unknown'];
     const summary = order.filter((s) => c[s]).map((s) => `${s} ${c[s]}`).join(', ');
+    const refusedAll = nothingValid(out.entries);
     const head = out.dry_run
       ? `Dry run, nothing written (${out.entries.length} entries): ${summary}.`
       : out.confirmation === 'declined' || out.confirmation === 'cancelled'
         ? `Not written: the user ${out.confirmation} the confirmation. Planned: ${summary}.`
-        : `${out.complete ? 'Done' : 'INCOMPLETE'} (${out.entries.length} entries): ${summary}.`;
+        : refusedAll
+          ? `Nothing written: none of the ${out.entries.length} entries could be sent (${summary}).`
+          : `${out.complete ? 'Done' : 'INCOMPLETE'} (${out.entries.length} entries): ${summary}.`;
     const lines = [head];
+    if (out.dry_run && !(c.new || c.changed || c.cleared)) {
+      lines.push(refusedAll ? 'Nothing would be written: no entry is valid. Fix each as its reason says, then preview again.' : `Nothing would be written: every valid entry already has that limit${c.invalid || c.unknown_identity ? ', and the others are not valid' : ''}.`);
+    }
     if (!out.complete) lines.push(...out.chunks.map((ch, i) => `chunk ${i + 1} (${ch.entries} entries): ${ch.outcome}${ch.error ? ` (${ch.error})` : ''}`));
     const domain = commonDomain(out.entries.map((e) => e.user));
     const interesting = out.entries.filter((e) => e.status !== 'unchanged');
@@ -94,6 +105,9 @@ export const setBudgetOverrides = defineTool({
     if (interesting.length > 40) lines.push(`… ${interesting.length - 40} more in the structured result.`);
     if (domain) lines.push(`(emails ${domain}; resource ${out.resource ? shortResource(out.resource) : 'as given'}, monthly)`);
     if (out.dry_run && (c.new || c.changed || c.cleared)) lines.push('Call again with dry_run false to apply.');
+    if (!out.dry_run && refusedAll) {
+      lines.push('Fix each entry as its reason says (unknown_identity: check the spelling; the identity must belong to the organization), preview with dry_run: true, then call again.');
+    }
     return lines.join('\n');
   },
 });
@@ -111,6 +125,10 @@ interface Chunk {
 async function billingPlan(ctx: ToolContext): Promise<BillingPlan | undefined> {
   return ctx.config.billingPlan ?? ctx.client.inferPlan(ctx.signal);
 }
+
+const nothingValid = (entries: Array<{ status: string }>) => entries.every((e) => REFUSED.has(e.status));
+
+const changeOf = (p: PlannedEntry): AuditChange => ({ identity: p.user, kind: p.kind, resource: p.resource!, period: p.period, before: p.before, after: p.after });
 
 function digestOf(writes: PlannedEntry[]): string {
   return createHash('sha256')
@@ -130,7 +148,8 @@ function confirmMessage(writes: PlannedEntry[], ctx: ToolContext): string {
 
 /**
  * Sends the changes in chunks of at most 5000, in order, and stops at the first chunk that fails as a
- * whole: earlier chunks stay applied, later ones are not sent, and the answer says which is which.
+ * whole: earlier chunks stay applied, later ones are not sent, and the answer says which is which. Each
+ * chunk's intent is audited before it is sent and its outcome after, so a crash in between leaves a trace.
  */
 async function apply(writes: PlannedEntry[], ctx: ToolContext): Promise<Chunk[]> {
   const chunks: Chunk[] = [];
@@ -141,7 +160,17 @@ async function apply(writes: PlannedEntry[], ctx: ToolContext): Promise<Chunk[]>
       chunks.push({ entries: part.length, outcome: 'not_sent' });
       continue;
     }
+    const chunk = newChunkId();
+    try {
+      ctx.audit({ phase: 'intent', chunk, changes: part.map(changeOf) });
+    } catch (error) {
+      const message = `the audit log could not be written (${error instanceof Error ? error.message : String(error)}), so this chunk was not sent; fix --audit-log (path, permissions, free space) and call again`;
+      for (const p of part) Object.assign(p, { status: 'not_sent', reason: message });
+      chunks.push({ entries: part.length, outcome: 'not_sent', error: message });
+      continue;
+    }
     const body: Override[] = part.map((p) => ({ ...identityRef(p), resource: p.resource!, period: p.period, config: { limit: p.after } }));
+    let records: AuditRecord[];
     try {
       const { value } = await ctx.client.setOverrides(body, ctx.signal);
       // A failure names only the identity. When one identity has several entries in the chunk (possible
@@ -156,7 +185,7 @@ async function apply(writes: PlannedEntry[], ctx: ToolContext): Promise<Chunk[]>
         else Object.assign(p, { status: 'failed', reason: `upstream: ${reason}` });
       }
       chunks.push({ entries: part.length, outcome: 'applied' });
-      ctx.audit(part.map((p) => ({ identity: p.user, kind: p.kind, resource: p.resource!, period: p.period, before: p.before, after: p.after, outcome: p.status === 'applied' ? 'applied' : p.status === 'failed' ? 'failed' : 'unknown', ...(p.reason ? { reason: p.reason } : {}) })));
+      records = part.map((p) => ({ ...changeOf(p), outcome: p.status === 'applied' ? 'applied' : p.status === 'failed' ? 'failed' : 'unknown', ...(p.reason ? { reason: p.reason } : {}) }));
     } catch (error) {
       // Only a request that provably never left, or that the upstream refused as a whole, is known not to
       // have been applied. A cancellation after sending may have landed.
@@ -165,7 +194,13 @@ async function apply(writes: PlannedEntry[], ctx: ToolContext): Promise<Chunk[]>
       const message = toolErrorMessage(error);
       for (const p of part) Object.assign(p, { status: never ? 'failed' : 'outcome_unknown', reason: message });
       chunks.push({ entries: part.length, outcome: never ? 'failed' : 'outcome_unknown', error: message });
-      if (!never) ctx.audit(part.map((p) => ({ identity: p.user, kind: p.kind, resource: p.resource!, period: p.period, before: p.before, after: p.after, outcome: 'unknown', reason: message })));
+      records = part.map((p) => ({ ...changeOf(p), outcome: never ? 'failed' : 'unknown', reason: message }));
+    }
+    try {
+      ctx.audit({ phase: 'outcome', chunk, records });
+    } catch (error) {
+      // The answer still tells what happened; the next start will point at this chunk as unfinished.
+      ctx.log.error('could not write a budget write outcome to the audit log', { chunk, error: error instanceof Error ? error.message : String(error) });
     }
   }
   return chunks;

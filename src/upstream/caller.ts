@@ -20,7 +20,8 @@ import { apiErrorSchema, changelogErrorSchema } from './schemas.js';
 
 /** One upstream endpoint: where it is, how it is limited, retried, cached and validated. */
 export interface Operation<S extends z.ZodType> {
-  endpoint: string;
+  /** The last segment of its path, as messages and errors name it. */
+  name: string;
   method: 'GET' | 'POST';
   path: string;
   host: 'api' | 'site';
@@ -104,7 +105,7 @@ export class Caller {
     for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
     const headers: Record<string, string> = op.host === 'api' ? { authorization: `Bearer ${this.config.token}` } : {};
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const request = { method: op.method, url, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal: options.signal, endpoint: op.endpoint };
+    const request = { method: op.method, url, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal: options.signal, endpoint: op.name };
 
     let attempt = 0;
     let rateLimited = 0;
@@ -139,7 +140,7 @@ export class Caller {
     const waitMs = retryAfter ?? this.limiters.config.blockMs;
     const until = op.group ? await this.limiters.pause(op.group, retryAfter) : this.config.now() + waitMs;
     const blocked = (why: string) =>
-      new RateLimitedError(`The upstream rate limit for ${op.endpoint} is exhausted${why}; requests are blocked until about ${new Date(until).toISOString()}.`, op.endpoint, until);
+      new RateLimitedError(`The upstream rate limit for ${op.name} is exhausted${why}; requests are blocked until about ${new Date(until).toISOString()}.`, op.name, until);
     if (count > this.config.retry.maxRateLimitRetries) throw blocked('');
     if (waitMs > remainingMs(budget)) throw blocked(' and the wait is longer than this call has left');
     if (!op.group) await sleep(waitMs, signal);
@@ -151,12 +152,12 @@ export class Caller {
       try {
         json = JSON.parse(res.text);
       } catch {
-        throw new UpstreamProtocolError(`${op.endpoint} answered ${res.status} with a body that is not valid JSON.`, op.endpoint);
+        throw new UpstreamProtocolError(`${op.name} answered ${res.status} with a body that is not valid JSON.`, op.name);
       }
       const parsed = op.schema.safeParse(json);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        throw new UpstreamProtocolError(`${op.endpoint} answered with an unexpected shape: ${issue?.path.join('.') || '(body)'}: ${issue?.message}.`, op.endpoint);
+        throw new UpstreamProtocolError(`${op.name} answered with an unexpected shape: ${issue?.path.join('.') || '(body)'}: ${issue?.message}.`, op.name);
       }
       return { value: parsed.data, bytes: Buffer.byteLength(res.text) };
     }
@@ -181,23 +182,23 @@ export class Caller {
     const said = message ? `: ${message}` : '';
     if (op.host === 'site' && (res.status === 401 || res.status === 403)) {
       const refused = `The public changelog refused the request (${res.status})${said}`;
-      return res.status === 401 ? new UnauthenticatedError(refused, op.endpoint) : new PermissionDeniedError(refused, op.endpoint);
+      return res.status === 401 ? new UnauthenticatedError(refused, op.name) : new PermissionDeniedError(refused, op.name);
     }
     switch (true) {
       case res.status === 400:
-        return new InvalidArgumentError(message ?? `${op.endpoint} refused the request (400).`, op.endpoint, true);
+        return new InvalidArgumentError(message ?? `${op.name} refused the request (400).`, op.name, true);
       case res.status === 401:
-        return new UnauthenticatedError(`The upstream rejected the API token (401)${said}`, op.endpoint);
+        return new UnauthenticatedError(`The upstream rejected the API token (401)${said}`, op.name);
       case res.status === 403:
-        return new PermissionDeniedError(`The API token lacks the permission for ${op.endpoint} (403)${said}`, op.endpoint);
+        return new PermissionDeniedError(`The API token lacks the permission for ${op.name} (403)${said}`, op.name);
       case res.status === 404:
-        return new UpstreamProtocolError(`${op.path} was not found (404); the configured base URL is probably wrong.`, op.endpoint);
+        return new UpstreamProtocolError(`${op.path} was not found (404); the configured base URL is probably wrong.`, op.name);
       case res.status === 429:
-        return new RateLimitedError(`The upstream rate limit was exceeded${said}`, op.endpoint, this.config.now() + 10_000);
+        return new RateLimitedError(`The upstream rate limit was exceeded${said}`, op.name, this.config.now() + 10_000);
       case res.status >= 500:
-        return new UpstreamUnavailableError(`${op.endpoint} failed upstream (${res.status})${said}`, op.endpoint, res.status);
+        return new UpstreamUnavailableError(`${op.name} failed upstream (${res.status})${said}`, op.name, res.status);
       default:
-        return new UpstreamProtocolError(`${op.endpoint} answered an unexpected status ${res.status}${said}`, op.endpoint);
+        return new UpstreamProtocolError(`${op.name} answered an unexpected status ${res.status}${said}`, op.name);
     }
   }
 }

@@ -1,4 +1,4 @@
-import { dayToMs } from '../util/utc-date.js';
+import { dayToMs, parseIsoDay } from '../util/utc-date.js';
 import { todayOf } from './dates.js';
 
 const HOUR = 3_600_000;
@@ -36,6 +36,11 @@ export function dailyPolicy(now: number): CachePolicy {
 export function creditPolicy(now: number, rangeEnd: number): CachePolicy {
   if (rangeEnd >= todayOf(now) - 1) return { ttlMs: UNSETTLED_TTL_MS, nextRefreshAt: now + CREDIT_REFRESH_MS };
   return dailyPolicy(now);
+}
+
+/** creditPolicy for a request, by the end_date it names. */
+export function creditRequestPolicy(now: number, params: Record<string, unknown>): CachePolicy {
+  return creditPolicy(now, parseIsoDay(String(params.end_date)) ?? Number.POSITIVE_INFINITY);
 }
 
 export function changelogPolicy(): CachePolicy {

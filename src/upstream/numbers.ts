@@ -1,3 +1,5 @@
+import { bigIntToJson } from '../util/json.js';
+
 /** Exact arithmetic for upstream amounts: decimal strings as BigInt fixed point, token counts as BigInt. */
 
 const DECIMAL = /^(-?)(\d+)(?:\.(\d+))?$/;
@@ -30,7 +32,10 @@ export function sumDecimals(values: Iterable<string>): string {
   for (const value of values) {
     const next = parseDecimal(value);
     const scale = Math.max(total.scale, next.scale);
-    total = { units: total.units * 10n ** BigInt(scale - total.scale) + next.units * 10n ** BigInt(scale - next.scale), scale };
+    total = {
+      units: total.units * 10n ** BigInt(scale - total.scale) + next.units * 10n ** BigInt(scale - next.scale),
+      scale,
+    };
     any = true;
   }
   return any ? format(total) : '0';
@@ -51,10 +56,8 @@ export function toBigInt(value: BigCount | bigint): bigint {
   return typeof value === 'bigint' ? value : BigInt(value);
 }
 
-/** A count as the API writes it: a JSON number up to 2^53−1, a decimal string above. */
-export function fromBigInt(value: bigint): BigCount {
-  return value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value.toString();
-}
+/** A count as the API writes it: a JSON number up to 2^53−1, a decimal string above. Shared with the simulator, hence in util/. */
+export const fromBigInt: (value: bigint) => BigCount = bigIntToJson;
 
 export function sumCounts(values: Iterable<BigCount>): BigCount {
   let total = 0n;

@@ -31,8 +31,10 @@ export interface Paged<T> {
   freshness: Freshness[];
 }
 
-interface PageShape {
-  pagination: { next_cursor?: string; has_more: boolean };
+/** What a paged answer carries; an unpaged one has no `pagination` and is its own single page. Every answer has metadata. */
+export interface PageShape {
+  pagination?: { next_cursor?: string; has_more: boolean };
+  metadata: unknown;
 }
 
 /**
@@ -56,13 +58,17 @@ export async function* pages<P extends PageShape>(
     done++;
     records += count(answer.value);
     options.onProgress?.({ pages: done, records });
-    const { has_more: hasMore, next_cursor: next } = answer.value.pagination;
+    const { has_more: hasMore, next_cursor: next } = answer.value.pagination ?? { has_more: false };
     if (!hasMore) {
       yield { ...answer, last: true, truncated: false };
       return;
     }
     if (!next) throw new UpstreamProtocolError(`${endpoint} said has_more=true but gave no next_cursor.`, endpoint);
-    if (seen.has(next) || next === cursor) throw new UpstreamProtocolError(`${endpoint} returned a cursor it had already returned; stopped instead of looping.`, endpoint);
+    if (seen.has(next) || next === cursor)
+      throw new UpstreamProtocolError(
+        `${endpoint} returned a cursor it had already returned; stopped instead of looping.`,
+        endpoint,
+      );
     const capped = done >= caps.maxPages || records >= caps.maxRecords;
     yield { ...answer, last: capped, truncated: capped };
     if (capped) return;

@@ -12,7 +12,10 @@ const CLI = join(ROOT, 'dist/cli.js');
 const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
 
 describe('a 2025-era client: MCP Inspector CLI 0.18 over stdio', () => {
-  const inspect = (...args: string[]) => spawnSync(bin('mcp-inspector'), ['--cli', process.execPath, CLI, '--demo', ...args], { encoding: 'utf8', timeout: 60_000 });
+  // Inspector CLI 0.18 looks for its own package.json as '../package.json' from the working directory
+  // (though it imports it from its build/): any folder one level inside the project satisfies it.
+  const inspect = (...args: string[]) =>
+    spawnSync(bin('mcp-inspector-cli'), ['--cli', process.execPath, CLI, '--demo', ...args], { cwd: join(ROOT, 'test'), encoding: 'utf8', timeout: 60_000 });
 
   it('lists the tools', () => {
     const run = inspect('--method', 'tools/list');

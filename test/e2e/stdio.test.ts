@@ -16,6 +16,30 @@ async function connect(args: string[], env: Record<string, string> = {}, mode: '
   return { client, stderr: () => stderr };
 }
 
+
+/** The binary on raw pipes: what it writes to stdout, line by line, and whether it has exited. */
+function spawnRaw(args: string[]) {
+  const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stdin.on('error', () => {});
+  const lines = () => out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, any>);
+  const until = async (done: () => boolean, ms = 10_000) => {
+    for (const end = Date.now() + ms; !done() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+    return done();
+  };
+  const send = (msg: object) => child.stdin.write(`${JSON.stringify(msg)}\n`);
+  const initialize = async () => {
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    await until(() => out.includes('"id":1'));
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  };
+  const exited = () => until(() => child.exitCode !== null || child.signalCode !== null, 6_000);
+  return { child, lines, until, send, initialize, exited };
+}
+
+const OVER_10_MIB = 10 * 1024 * 1024 + 1;
+
 describe('the built binary over stdio', () => {
   for (const mode of ['legacy', 'auto'] as const) {
     it(`serves --demo to a ${mode === 'auto' ? '2026-07-28' : '2025-era'} client`, async () => {
@@ -62,6 +86,67 @@ describe('the built binary over stdio', () => {
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(JSON.parse(lines[0]!).result.protocolVersion).toBe('2025-06-18');
     expect(err).toMatch(/"level":"debug","message":"tool done"/);
+  });
+
+  describe('a message over 10 MiB', () => {
+    it('is answered with an error, and the next request is still answered', async () => {
+      const server = spawnRaw(['--demo']);
+      try {
+        await server.initialize();
+        server.child.stdin.write(`${'x'.repeat(OVER_10_MIB)}\n`);
+        server.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        expect(await server.until(() => server.lines().some((l) => l.id === 2))).toBe(true);
+        const [, tooLarge, listed] = server.lines();
+        expect(tooLarge).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: expect.stringMatching(/^Message too large: 10485761 bytes, over the 10485760-byte \(10 MiB\) limit/) } });
+        expect(listed!.result.tools).toHaveLength(10);
+      } finally {
+        server.child.kill();
+      }
+    });
+
+    it('fails only its own request, for an SDK client of either era', async () => {
+      for (const mode of ['legacy', 'auto'] as const) {
+        const { client } = await connect(['--demo'], {}, mode);
+        try {
+          await expect(client.callTool({ name: 'get_daily_usage', arguments: { padding: 'x'.repeat(OVER_10_MIB) } })).rejects.toThrow(/Message too large/);
+          const r = await client.callTool({ name: 'get_daily_usage', arguments: {} });
+          expect(r.isError).toBeFalsy();
+        } finally {
+          await client.close();
+        }
+      }
+    });
+  });
+
+  describe('--demo exits with code 0 once the client is gone', () => {
+    it.each([
+      ['stdin ends right after initialize', async (_s: ReturnType<typeof spawnRaw>) => {}],
+      ['stdin ends after a tool call', async (s: ReturnType<typeof spawnRaw>) => {
+        s.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_daily_usage', arguments: {} } });
+        await s.until(() => s.lines().some((l) => l.id === 2));
+      }],
+      ['stdin ends after an over-long line', async (s: ReturnType<typeof spawnRaw>) => {
+        // Well over the limit, so that unread input is still waiting when stdin ends.
+        s.child.stdin.write(`${'x'.repeat(11 * 1024 * 1024)}\n`);
+        await s.until(() => s.lines().length === 2, 3_000);
+      }],
+      ['the client stopped reading stdout', async (s: ReturnType<typeof spawnRaw>) => {
+        s.child.stdout.destroy();
+        s.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        await new Promise((r) => setTimeout(r, 300));
+      }],
+    ])('%s', async (_case, before) => {
+      const server = spawnRaw(['--demo']);
+      try {
+        await server.initialize();
+        await before(server);
+        server.child.stdin.end();
+        expect(await server.exited()).toBe(true);
+        expect(server.child.exitCode).toBe(0);
+      } finally {
+        server.child.kill('SIGKILL');
+      }
+    });
   });
 
   describe('against a real API configuration (the standalone simulator)', () => {

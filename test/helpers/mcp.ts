@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { InMemoryTransport, createMcpHandler } from '@modelcontextprotocol/server';
-import type { AuditRecord } from '../../src/audit.js';
+import { OUTCOME_EVENT, createAuditSink, type AuditRecord } from '../../src/audit.js';
 import { configSchema, type Config } from '../../src/config.js';
 import { createLogger } from '../../src/logger.js';
 import { Pseudonymizer } from '../../src/pii.js';
@@ -16,10 +16,15 @@ export interface Harness {
   upstream: AnalyticsClient;
   deps: ServerDeps;
   logs: string[];
-  audit: AuditRecord[];
+  /** Outcome lines of the audit, parsed: one per change sent. */
+  audit: AuditLine[];
+  /** Every audit line, parsed, in order: intents and outcomes. */
+  auditLines: AuditLine[];
   call(name: string, args?: Record<string, unknown>, options?: Parameters<Client['callTool']>[1]): Promise<ToolAnswer>;
   close(): Promise<void>;
 }
+
+export type AuditLine = AuditRecord & { time: string; event: string; chunk: string; [key: string]: unknown };
 
 export interface ToolAnswer {
   isError: boolean;
@@ -47,8 +52,14 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
   const pii = new Pseudonymizer(config.pii, config.piiKey ?? config.token!);
   const log = createLogger(config.logLevel, (t) => pii.text(t), (line) => logs.push(line));
   const upstream = clientFor(sim, { token: config.token! });
-  const audit: AuditRecord[] = [];
-  const deps: ServerDeps = { client: upstream, config, log, pii, audit: (records) => audit.push(...records) };
+  const audit: AuditLine[] = [];
+  const auditLines: AuditLine[] = [];
+  const auditSink = createAuditSink(pii, config.auditLog, (text) => {
+    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as AuditLine);
+    auditLines.push(...lines);
+    audit.push(...lines.filter((l) => l.event === OUTCOME_EVENT));
+  });
+  const deps: ServerDeps = { client: upstream, config, log, pii, audit: auditSink };
   const mcp = new Client({ name: 'harness', version: '1.0.0' }, { capabilities: options.capabilities ?? {}, versionNegotiation: { mode: options.era === 'modern' ? 'auto' : 'legacy' } });
   options.setup?.(mcp);
   let closeServer: () => Promise<void>;
@@ -70,6 +81,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     deps,
     logs,
     audit,
+    auditLines,
     async call(name, args = {}, callOptions) {
       const result = await mcp.callTool({ name, arguments: args }, callOptions);
       const text = (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');

@@ -12,7 +12,7 @@ describe('every failure is a tool result with a next step, never a crash or a pr
   const cases: Array<[string, string, Record<string, unknown>, RegExp, (() => void)?]> = [
     ['a date that is today', 'get_daily_usage', { end_date: '2026-11-21' }, /end_date 2026-11-21 is today; the latest complete day is 2026-11-20 \(UTC\).*Change the arguments/s],
     ['a malformed date', 'get_active_user_counts', { start_date: '21/11/2026' }, /use YYYY-MM-DD/],
-    ['an unknown range name', 'get_user_activity', { range: 'last_week' }, /Input validation error.*range/s],
+    ['an unknown range name', 'get_user_activity', { range: 'last_week' }, /range: Invalid option: expected one of "last_7_days".*Change the arguments and call again/s],
     ['a sort field that does not exist', 'get_user_activity', { sort_by: 'happiness' }, /use active_days or a metric field name/],
     ['a bad group-by key', 'get_cost_analytics', { group_by: ['team'] }, /use product, resource, user, byok_status, expert/],
     ['a cost range with one date', 'get_cost_analytics', { start_date: '2026-11-01' }, /both start_date and end_date/],

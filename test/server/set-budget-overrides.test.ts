@@ -40,6 +40,14 @@ describe('dry run', () => {
     expect(r.text).toMatch(/^Dry run, nothing written/);
     expect(await current(h, b)).toBe('700');
   });
+
+  it('is no error when no entry is valid, and says that nothing would be written', async () => {
+    await start({ config: { confirmWrites: 'never' } });
+    const r = await h.call('set_budget_overrides', { dry_run: true, overrides: [{ user_email: members(h)[0], limit: '-1' }, { user_email: 'ghost@northwind.example', limit: '5' }] });
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/Nothing would be written: no entry is valid/);
+    expect(r.text).not.toMatch(/dry_run false to apply/);
+  });
 });
 
 describe('applying', () => {
@@ -68,6 +76,21 @@ describe('applying', () => {
     expect((sent[0]!.body as any).overrides).toHaveLength(2);
     expect(await current(h, a)).toBe('1200');
     expect(r.structured.entries[6].reason).toMatch(/send it as a string|whole number/);
+  });
+
+  it('fails when no entry is valid, giving the reasons and what to do, and sends nothing', async () => {
+    await start({ config: { confirmWrites: 'never' } });
+    const r = await h.call('set_budget_overrides', { overrides: [{ user_email: members(h)[0], limit: '1.5' }] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/^Nothing written: none of the 1 entries could be sent \(invalid 1\)/);
+    expect(r.text).toMatch(/#0 .* invalid: limit '1\.5' is not a positive integer/);
+    expect(r.text).toMatch(/Fix each entry as its reason says/);
+    expect(r.structured.counts).toEqual({ invalid: 1 });
+    const unknown = await h.call('set_budget_overrides', { overrides: [{ user_email: 'ghost@northwind.example', limit: '5' }, { service_account_name: 'ci-pipeline', limit: 0 }] });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.structured.counts).toEqual({ invalid: 1, unknown_identity: 1 });
+    expect(requestsTo(h.sim, SET)).toEqual([]);
+    expect(h.auditLines).toEqual([]);
   });
 
   it('refuses duplicates of (identity, resource, period), every occurrence', async () => {
@@ -111,6 +134,14 @@ describe('applying', () => {
     expect(r.structured.entries.map((e: any) => e.index)).toEqual(emails.map((_, i) => i));
     expect(r.structured.counts.applied).toBe(5001);
     expect(await current(h, emails[5000]!)).toBe('6000');
+    const ids = [...new Set(h.auditLines.map((l) => l.chunk))];
+    expect(ids).toHaveLength(2);
+    expect(h.auditLines.map((l) => `${l.event} ${ids.indexOf(l.chunk)}`)).toEqual([
+      ...Array(5000).fill('budget_override_intent 0'),
+      ...Array(5000).fill('budget_override 0'),
+      'budget_override_intent 1',
+      'budget_override 1',
+    ]);
   }, 60_000);
 
   it('says which chunk failed and which were applied when the upstream breaks mid-way', async () => {
@@ -147,11 +178,53 @@ describe('applying', () => {
     expect(h.audit).toEqual([expect.objectContaining({ identity: a, after: '31337', outcome: 'unknown' })]);
   });
 
+  it('records the intent of a chunk before sending it, and its outcome under the same chunk id after', async () => {
+    await start({ config: { confirmWrites: 'never' } });
+    const [a, b] = members(h);
+    h.sim.injectFault({ path: '/analytics/v0/set-user-budget-overrides', kind: 'hang' });
+    const controller = new AbortController();
+    const pending = h.call('set_budget_overrides', { overrides: [{ user_email: a, limit: '111' }, { user_email: b, limit: '222' }] }, { signal: controller.signal });
+    for (let i = 0; i < 100 && requestsTo(h.sim, SET).length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    // The request is with the upstream and unanswered: a crash now would leave exactly this on record.
+    expect(h.auditLines).toEqual([
+      expect.objectContaining({ event: 'budget_override_intent', chunk: expect.stringMatching(/^[0-9a-f]{16}$/), identity: a, kind: 'user', resource: 'BUDGET_RESOURCE_CREDITS_CONSUMED', period: 'BUDGET_PERIOD_MONTHLY', after: '111' }),
+      expect.objectContaining({ event: 'budget_override_intent', identity: b, after: '222' }),
+    ]);
+    expect(h.auditLines[0]).not.toHaveProperty('outcome');
+    const chunk = h.auditLines[0]!.chunk;
+    expect(h.auditLines[1]!.chunk).toBe(chunk);
+    controller.abort('user stop');
+    await expect(pending).rejects.toThrow();
+    for (let i = 0; i < 50 && h.audit.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(h.audit.map((l) => [l.chunk, l.identity, l.outcome])).toEqual([
+      [chunk, a, 'unknown'],
+      [chunk, b, 'unknown'],
+    ]);
+  });
+
+  it('sends nothing when the intent cannot be written to the audit log', async () => {
+    await start({ config: { confirmWrites: 'never', auditLog: '/nonexistent-dir/oam/audit.log' } });
+    const [a] = members(h);
+    const before = await current(h, a);
+    const r = await h.call('set_budget_overrides', { overrides: [{ user_email: a, limit: '2468' }] });
+    expect(r.isError).toBe(true);
+    expect(r.structured.entries[0]).toMatchObject({ status: 'not_sent', reason: expect.stringMatching(/audit log could not be written.*not sent/) });
+    expect(requestsTo(h.sim, SET)).toEqual([]);
+    expect(h.auditLines).toEqual([]);
+    expect(await current(h, a)).toBe(before);
+  });
+
   it('explains a 403 from a token without the write scope', async () => {
     await start({ config: { confirmWrites: 'never', token: 'ro' } });
     const r = await h.call('set_budget_overrides', { overrides: [{ service_account_name: 'ci-pipeline', limit: '5' }], });
     expect(r.isError).toBe(true);
     expect(r.structured.entries[0]).toMatchObject({ status: 'failed', reason: expect.stringMatching(/write scope/) });
+    // Refused as a whole, so known not applied: the intent is closed by a 'failed' outcome.
+    expect(h.auditLines.map((l) => [l.event, l.outcome])).toEqual([
+      ['budget_override_intent', undefined],
+      ['budget_override', 'failed'],
+    ]);
+    expect(h.auditLines[1]!.chunk).toBe(h.auditLines[0]!.chunk);
   });
 
   it('writes one audit record per change sent', async () => {
@@ -210,7 +283,11 @@ describe('confirmation by form elicitation', () => {
     const before = await current(h, a);
     const r = await h.call('set_budget_overrides', { overrides: [{ user_email: a, limit: '4242' }] });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/cannot ask the user to confirm.*nothing was written/s);
+    expect(r.text).toMatch(/^Nothing was written: this connection cannot ask the user to confirm budget changes\./);
+    expect(r.text).toMatch(/dry_run: true/);
+    expect(r.text).toMatch(/supports elicitation \(forms\)/);
+    expect(r.text).toMatch(/--confirm-writes never/);
+    expect(r.text).not.toMatch(/stdio|older protocol/);
     expect(await current(h, a)).toBe(before);
     const preview = await h.call('set_budget_overrides', { dry_run: true, overrides: [{ user_email: a, limit: '4242' }] });
     expect(preview.isError).toBe(false);

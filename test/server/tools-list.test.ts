@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../src/tools/index.js';
 import { harness, type Harness } from '../helpers/mcp.js';
@@ -21,7 +22,8 @@ describe('tools/list', () => {
   it('gives every tool a title and all four hints, set explicitly', () => {
     for (const t of tools) {
       expect(t.title, t.name).toBeTruthy();
-      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) expect(typeof t.annotations?.[hint], `${t.name}.${hint}`).toBe('boolean');
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
+        expect(typeof t.annotations?.[hint], `${t.name}.${hint}`).toBe('boolean');
     }
   });
 
@@ -38,13 +40,57 @@ describe('tools/list', () => {
     expect(bytes).toBeLessThan(24 * 1024);
   });
 
+  it('has schemas that compile under ajv strict mode (draft 2020-12), as strict clients compile them', () => {
+    const failures: string[] = [];
+    for (const t of tools) {
+      for (const [kind, schema] of [
+        ['input', t.inputSchema],
+        ['output', t.outputSchema],
+      ] as const) {
+        try {
+          new Ajv2020({ strict: true }).compile(schema!);
+        } catch (error) {
+          failures.push(`${t.name} ${kind}: ${(error as Error).message}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('uses no `type` arrays at any depth: Gemini and other function-declaration subsets reject them', () => {
+    const arrays = tools.flatMap((t) => [
+      ...nodesWhere(t.inputSchema, (n) => Array.isArray(n.type)).map((at) => `${t.name} input ${at}`),
+      ...nodesWhere(t.outputSchema, (n) => Array.isArray(n.type)).map((at) => `${t.name} output ${at}`),
+    ]);
+    expect(arrays).toEqual([]);
+  });
+
+  it('tells clients that unknown argument names are refused, at every depth of the input', () => {
+    const open = tools.flatMap((t) =>
+      nodesWhere(
+        t.inputSchema,
+        (n) => (n.type === 'object' || n.properties !== undefined) && n.additionalProperties !== false,
+      ).map((at) => `${t.name} ${at}`),
+    );
+    expect(open).toEqual([]);
+  });
+
   it('matches the snapshot: a changed name, description or schema is an API change', async () => {
     await expect(JSON.stringify(tools, null, 2) + '\n').toMatchFileSnapshot('./__snapshots__/tools-list.json');
   });
 });
 
+/** JSON pointers of the schema nodes (objects anywhere in it) that match. */
+function nodesWhere(schema: unknown, match: (node: Record<string, unknown>) => boolean, at = '#'): string[] {
+  if (!schema || typeof schema !== 'object') return [];
+  const here = !Array.isArray(schema) && match(schema as Record<string, unknown>) ? [at] : [];
+  return [...here, ...Object.entries(schema).flatMap(([k, v]) => nodesWhere(v, match, `${at}/${k}`))];
+}
+
 describe('the registry, manifest.json and README agree', () => {
-  const manifest = JSON.parse(readFileSync(new URL('manifest.json', root), 'utf8')) as { tools: Array<{ name: string; description: string }> };
+  const manifest = JSON.parse(readFileSync(new URL('manifest.json', root), 'utf8')) as {
+    tools: Array<{ name: string; description: string }>;
+  };
   const readme = readFileSync(new URL('README.md', root), 'utf8');
 
   it('manifest.json lists the same tools', () => {

@@ -99,6 +99,14 @@ describe('get_editor_language_activity', () => {
     expect(a.structured.totals.users).toBe(dau);
   });
 
+  it('says that one person can use several editors, so the per-editor counts add up to more than the distinct users', async () => {
+    const a = await h.call('get_editor_language_activity', { group_by: 'editor' });
+    const counted = a.structured.rows.reduce((n: number, r: any) => n + r.users, 0);
+    expect(counted).toBeGreaterThan(a.structured.totals.users);
+    expect(a.text).toMatch(new RegExp(`${a.structured.totals.users} distinct users`));
+    expect(a.text).toContain(`One person can use several editors, so the users per row add up to ${counted}, more than the ${a.structured.totals.users} distinct users.`);
+  });
+
   it.each(['language', 'editor_language', 'user'])('groups by %s', async (group_by) => {
     const a = await h.call('get_editor_language_activity', { group_by, limit: 1000 });
     const keys = a.structured.rows.map((r: any) => `${r.editor ?? ''}|${r.language ?? ''}|${r.user ?? ''}`);

@@ -49,10 +49,11 @@ describe('org-analytics-mcp simulator (standalone, built binary)', () => {
     [['--rate-limit', 'maybe'], /--rate-limit takes on or off/],
     [['--users', 'many'], /--users takes a number/],
     [['--bogus'], /Unknown option '--bogus'/],
-  ])('refuses %j with a clear message', (args, message) => {
+  ])('refuses %j with a clear message and exit code 2, as the server does', (args, message) => {
     const run = spawnSync(process.execPath, [CLI, 'simulator', ...args], { encoding: 'utf8' });
-    expect(run.status).toBe(1);
+    expect(run.status).toBe(2);
     expect(run.stderr).toMatch(message);
+    expect(run.stderr).toMatch(/Run org-analytics-mcp simulator --help for the options/);
   });
 
   it('documents its options in --help', () => {

@@ -1,0 +1,162 @@
+import { z } from 'zod';
+import type { Option } from './cli-options.js';
+
+const SECONDS = '--call-timeout / ANALYTICS_CALL_TIMEOUT_S must';
+const ON_THE_COMMAND_LINE = 'prefer the variable: other local users can see a command line';
+
+/**
+ * The server's options, the one place they are described: the parser, the environment reading, --help, the README's
+ * Configuration table and the manifest's user_config all follow it (test/options.test.ts checks the last two).
+ */
+export const SERVER_OPTIONS = {
+  token: {
+    flag: 'api-token',
+    env: 'ANALYTICS_API_TOKEN',
+    kind: 'text',
+    value: 'TOKEN',
+    schema: z.string().min(1).optional(),
+    shown: 'required unless --demo',
+    help: `service-account API token (read scope; write scope to change budgets); ${ON_THE_COMMAND_LINE}`,
+    manifest: 'api_token',
+  },
+  baseUrl: {
+    flag: 'base-url',
+    env: 'ANALYTICS_BASE_URL',
+    kind: 'text',
+    value: 'URL',
+    schema: z.url().optional(),
+    shown: 'required unless --demo',
+    help: 'analytics API base URL, e.g. https://api.example.com',
+    manifest: 'base_url',
+  },
+  siteUrl: {
+    flag: 'site-url',
+    env: 'ANALYTICS_SITE_URL',
+    kind: 'text',
+    value: 'URL',
+    schema: z.url().optional(),
+    shown: "the base URL's origin",
+    help: 'website serving /api/changelog',
+    manifest: 'site_url',
+  },
+  billingPlan: {
+    flag: 'billing-plan',
+    env: 'ANALYTICS_BILLING_PLAN',
+    kind: 'text',
+    choices: ['credits', 'usd'],
+    schema: z.enum(['credits', 'usd']).optional(),
+    shown: 'inferred from existing overrides',
+    help: 'the billing plan budgets are written in',
+    manifest: 'billing_plan',
+  },
+  readOnly: {
+    flag: 'read-only',
+    env: 'ANALYTICS_READ_ONLY',
+    kind: 'switch',
+    schema: z.boolean().default(false),
+    shown: 'off',
+    help: 'hide set_budget_overrides',
+    manifest: 'read_only',
+  },
+  pii: {
+    flag: 'pii',
+    env: 'ANALYTICS_PII',
+    kind: 'text',
+    choices: ['full', 'pseudonymous'],
+    schema: z.enum(['full', 'pseudonymous']).default('full'),
+    shown: 'full',
+    help: 'replace emails with stable pseudonyms in answers and logs',
+    manifest: 'pii',
+  },
+  /** Key for pseudonyms; by default derived from the API token, so they are stable per organization. */
+  piiKey: {
+    flag: 'pii-key',
+    env: 'ANALYTICS_PII_KEY',
+    kind: 'text',
+    value: 'KEY',
+    schema: z.string().min(1).optional(),
+    shown: 'derived from the token',
+    help: `key for stable pseudonyms; ${ON_THE_COMMAND_LINE}`,
+  },
+  logLevel: {
+    flag: 'log-level',
+    env: 'ANALYTICS_LOG_LEVEL',
+    kind: 'text',
+    choices: ['error', 'warn', 'info', 'debug'],
+    schema: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
+    shown: 'info',
+    help: 'how much to log; logs go to stderr',
+  },
+  confirmWrites: {
+    flag: 'confirm-writes',
+    env: 'ANALYTICS_CONFIRM_WRITES',
+    kind: 'text',
+    choices: ['auto', 'never'],
+    schema: z.enum(['auto', 'never']).default('auto'),
+    shown: 'auto',
+    help: 'ask the user before writing budgets when the client can',
+    manifest: 'confirm_writes',
+  },
+  auditLog: {
+    flag: 'audit-log',
+    env: 'ANALYTICS_AUDIT_LOG',
+    kind: 'text',
+    value: 'PATH',
+    schema: z.string().min(1).optional(),
+    shown: 'none',
+    help: 'also append budget-change audit lines to this file',
+  },
+  /**
+   * The budget of one tool call, in seconds. MCP clients commonly give up after 60 s; 42 s leaves the
+   * answer (an isError saying the API did not answer in time) room to arrive well before that.
+   */
+  callTimeoutS: {
+    flag: 'call-timeout',
+    env: 'ANALYTICS_CALL_TIMEOUT_S',
+    kind: 'number',
+    value: 'SECONDS',
+    schema: z
+      .number({ message: `${SECONDS} be a number of seconds, e.g. 42` })
+      .positive({ message: `${SECONDS} be more than 0 seconds` })
+      .max(3600, { message: `${SECONDS} be at most 3600 seconds` })
+      .default(42),
+    shown: '42',
+    help: 'budget of one tool call: past it, the call answers an error (MCP clients give up at about 60 s)',
+  },
+  demo: {
+    flag: 'demo',
+    env: 'ANALYTICS_DEMO',
+    kind: 'switch',
+    schema: z.boolean().default(false),
+    shown: 'off',
+    help: 'serve against the embedded simulator: no token or URL needed',
+  },
+  transport: {
+    flag: 'http',
+    env: 'ANALYTICS_HTTP',
+    kind: 'switch',
+    schema: z
+      .preprocess((on) => (typeof on === 'boolean' ? (on ? 'http' : 'stdio') : on), z.enum(['stdio', 'http']))
+      .default('stdio'),
+    shown: 'off',
+    help: 'serve Streamable HTTP at /mcp instead of stdio',
+  },
+  port: {
+    flag: 'port',
+    env: 'ANALYTICS_PORT',
+    kind: 'number',
+    value: 'N',
+    schema: z.number().int().min(0).max(65535).default(3000),
+    shown: '3000',
+    help: 'port that --http listens on',
+  },
+  host: {
+    flag: 'host',
+    env: 'ANALYTICS_HOST',
+    kind: 'text',
+    value: 'HOST',
+    schema: z.string().min(1).default('127.0.0.1'),
+    shown: '127.0.0.1',
+    help: 'loopback address that --http binds; any other refuses to start, since callers are not authenticated',
+  },
+} as const satisfies Record<string, Option>;

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import type { Option } from '../cli-options.js';
+import { simulatorOptionsSchema } from './options.js';
+
+const shape = simulatorOptionsSchema.shape;
+
+/** The options of `org-analytics-mcp simulator`: its parser, environment reading and --help follow this table. */
+export const SIMULATOR_COMMAND_OPTIONS = {
+  port: {
+    flag: 'port',
+    env: 'ANALYTICS_SIM_PORT',
+    kind: 'number',
+    value: 'N',
+    schema: z.number().int().min(0).max(65535).default(8788),
+    shown: '8788',
+    help: 'port to listen on; 0 picks a free one',
+  },
+  host: {
+    flag: 'host',
+    env: 'ANALYTICS_SIM_HOST',
+    kind: 'text',
+    value: 'H',
+    schema: shape.host,
+    shown: '127.0.0.1',
+    help: 'address to bind',
+  },
+  token: {
+    flag: 'token',
+    env: 'ANALYTICS_SIM_TOKEN',
+    kind: 'text',
+    value: 'T',
+    schema: z.string().min(1).optional(),
+    shown: 'a random one, printed',
+    help: 'token accepted with read and write scope',
+  },
+  readToken: {
+    flag: 'read-token',
+    env: 'ANALYTICS_SIM_READ_TOKEN',
+    kind: 'text',
+    value: 'R',
+    schema: shape.readToken,
+    shown: 'none',
+    help: 'an extra token with read scope only',
+  },
+  users: {
+    flag: 'users',
+    env: 'ANALYTICS_SIM_USERS',
+    kind: 'number',
+    value: 'N',
+    schema: shape.users,
+    shown: '800',
+    help: 'size of the synthetic organization',
+  },
+  plan: {
+    flag: 'plan',
+    env: 'ANALYTICS_SIM_PLAN',
+    kind: 'text',
+    choices: ['credits', 'usd'],
+    schema: shape.plan,
+    shown: 'credits',
+    help: 'billing plan the budget endpoints enforce',
+  },
+  rateLimit: {
+    flag: 'rate-limit',
+    env: 'ANALYTICS_SIM_RATE_LIMIT',
+    kind: 'switch',
+    value: 'on|off',
+    schema: shape.rateLimit,
+    shown: 'on',
+    help: 'enforce the documented rate limits',
+  },
+  retryAfter: {
+    flag: 'retry-after',
+    env: 'ANALYTICS_SIM_RETRY_AFTER',
+    kind: 'switch',
+    value: 'on|off',
+    schema: shape.retryAfter,
+    shown: 'off: the spec does not promise it',
+    help: 'send Retry-After on 429',
+  },
+  timeScale: {
+    flag: 'time-scale',
+    env: 'ANALYTICS_SIM_TIME_SCALE',
+    kind: 'number',
+    value: 'X',
+    schema: shape.timeScale,
+    shown: '1',
+    help: 'run rate-limit time X times faster',
+  },
+  seed: {
+    flag: 'seed',
+    env: 'ANALYTICS_SIM_SEED',
+    kind: 'text',
+    value: 'S',
+    schema: shape.seed,
+    shown: 'northwind',
+    help: 'seed of the synthetic organization',
+  },
+  now: {
+    flag: 'now',
+    env: 'ANALYTICS_SIM_NOW',
+    kind: 'text',
+    value: 'ISO',
+    schema: shape.now,
+    shown: 'real time',
+    help: 'freeze the clock at this instant',
+  },
+} as const satisfies Record<string, Option>;

@@ -1,0 +1,139 @@
+import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { z } from 'zod';
+import { InvalidArgumentError } from '../upstream/errors.js';
+import { compactSchema } from './compact-schema.js';
+import type { ToolDef } from './types.js';
+
+/**
+ * The input schema as registered with the SDK: advertised in full, but passing every value through.
+ * The SDK would answer a validation failure with zod's bare words ("Unrecognized key") and past our
+ * error funnel; the tool checks its arguments itself instead (withCheckedArgs), in words a model can act on.
+ */
+export function advertisedInput(schema: z.ZodObject): StandardSchemaWithJSON<unknown, unknown> {
+  const std = compactSchema(schema, 'input')['~standard'];
+  return { '~standard': { ...std, validate: (value: unknown) => ({ value }) } } as StandardSchemaWithJSON<
+    unknown,
+    unknown
+  >;
+}
+
+/** The tool with its handler taking raw arguments: they are checked (strictly) and defaulted before it runs. */
+export function withCheckedArgs(def: ToolDef): ToolDef {
+  return { ...def, run: async (args, ctx) => def.run(await checkedArgs(def, args), ctx) };
+}
+
+/** What a message lists at most: a fuzzed call with thousands of bad fields gets a readable answer. */
+const MAX_PROBLEMS = 10;
+
+async function checkedArgs(def: ToolDef, args: unknown): Promise<z.output<ToolDef['input']>> {
+  const parsed = await def.input.safeParseAsync(args ?? {});
+  if (parsed.success) return parsed.data;
+  // Misspelt names first, outermost first: they usually explain the rest (a required argument that seems missing).
+  const rank = (i: z.core.$ZodIssue) => (i.code === 'unrecognized_keys' ? 0 : 1000) + i.path.length;
+  const issues = [...parsed.error.issues].sort((a, b) => rank(a) - rank(b));
+  const problems = [...new Set(issues.map((issue) => describe(issue, def.input, args)))];
+  const more = problems.length > MAX_PROBLEMS ? `; and ${problems.length - MAX_PROBLEMS} more problems` : '';
+  throw new InvalidArgumentError(
+    `Invalid arguments for ${def.name}: ${problems.slice(0, MAX_PROBLEMS).join('; ')}${more}`,
+  );
+}
+
+function describe(issue: z.core.$ZodIssue, schema: z.ZodType, args: unknown): string {
+  const at = pathText(issue.path);
+  if (issue.code === 'unrecognized_keys') {
+    const valid = Object.keys(objectAt(schema, issue.path)?.shape ?? {});
+    const what = issue.path.length
+      ? `field${issue.keys.length > 1 ? 's' : ''} in ${at}`
+      : `argument${issue.keys.length > 1 ? 's' : ''}`;
+    const named = issue.keys.slice(0, MAX_PROBLEMS).map((k) => {
+      const close = closest(k, valid);
+      const name = k.length > 60 ? `${k.slice(0, 57)}…` : k;
+      return close ? `${name} (did you mean ${close}?)` : name;
+    });
+    if (issue.keys.length > MAX_PROBLEMS) named.push(`and ${issue.keys.length - MAX_PROBLEMS} more`);
+    return `unknown ${what} ${named.join(', ')}; the valid ${issue.path.length ? 'fields' : 'arguments'} are ${valid.join(', ')}`;
+  }
+  if (valueAt(args, issue.path) === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_union'))
+    return `${at} is required`;
+  return `${at}: ${issue.message}`;
+}
+
+/** overrides[0].limit */
+function pathText(path: PropertyKey[]): string {
+  return (
+    path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('') || 'the arguments'
+  );
+}
+
+function valueAt(value: unknown, path: PropertyKey[]): unknown {
+  let v = value;
+  for (const p of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[p] : undefined;
+  return v;
+}
+
+type Def = {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+};
+
+/** The object schema that validates the value at this path, looking through arrays, optionals and defaults. */
+function objectAt(schema: z.ZodType, path: PropertyKey[]): { shape: Record<string, z.ZodType> } | undefined {
+  let s: z.ZodType | undefined = schema;
+  let i = 0;
+  while (s) {
+    const def: Def = (s as unknown as { _zod: { def: Def } })._zod.def;
+    if (def.innerType) s = def.innerType;
+    else if (def.type === 'pipe') s = def.in;
+    else if (i === path.length) return def.type === 'object' ? { shape: def.shape! } : undefined;
+    else if (def.type === 'object') s = def.shape![String(path[i++])];
+    else if (def.type === 'array') {
+      s = def.element;
+      i++;
+    } else return undefined;
+  }
+  return undefined;
+}
+
+/** Words models often use for ours: from_date means start_date. */
+const SYNONYMS: Record<string, string> = {
+  from: 'start',
+  since: 'start',
+  begin: 'start',
+  to: 'end',
+  until: 'end',
+  till: 'end',
+};
+
+const normalize = (name: string) =>
+  name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => SYNONYMS[w] ?? w)
+    .join('_');
+
+/** The valid name this unknown one most likely meant, if one is close enough to say so. */
+function closest(name: string, valid: readonly string[]): string | undefined {
+  const n = normalize(name);
+  const scored = valid.map((v) => ({ v, d: v.split('_').includes(n) ? 1 : distance(n, v) })).sort((x, y) => x.d - y.d);
+  const [best, second] = scored;
+  // Two equally close names (date: start_date or end_date?) are a guess, not a suggestion.
+  if (!best || best.d > Math.max(2, Math.floor(n.length / 3)) || second?.d === best.d) return undefined;
+  return best.v;
+}
+
+/** Levenshtein distance. */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j]! + 1, next[j - 1]! + 1, row[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length]!;
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import { GRANULARITIES, GROUP_BY_KEYS, type Granularity, type GroupByKey } from '../../contract/enums.js';
+import { defineListing } from '../endpoint.js';
+import { InvalidArgumentError } from '../errors.js';
+import { dailyPolicy } from '../freshness.js';
+import { mergeCostPoints } from '../merge.js';
+import { bigCount, count, decimal, isoDate, paginationSchema, rangeMeta } from '../schemas.js';
+
+export const costMetricsSchema = z.object({
+  billed_amount_usd: decimal,
+  estimated_customer_cost_usd: decimal,
+  base_cost_usd: decimal,
+  surcharge_usd: decimal,
+  input_tokens: bigCount,
+  output_tokens: bigCount,
+  cache_read_tokens: bigCount,
+  cache_write_tokens: bigCount,
+  credits_consumed: decimal,
+});
+export const groupByValuesSchema = z.object({
+  product_display_name: z.string().optional(),
+  byok_status: z.string().optional(),
+  resource_display_name: z.string().optional(),
+  resource_type: z.string().optional(),
+  user_info: z
+    .object({
+      user_type: z.string(),
+      user_email: z.string().optional(),
+      service_account_name: z.string().optional(),
+      bot_name: z.string().optional(),
+    })
+    .optional(),
+  expert_info: z.object({ expert_id: z.string().optional(), name: z.string().optional() }).optional(),
+});
+export const costAnalyticsSchema = z.object({
+  data_points: z.array(
+    z.object({
+      start_date: isoDate,
+      end_date: isoDate,
+      cost_metrics: costMetricsSchema,
+      group_by_values: groupByValuesSchema.default({}),
+    }),
+  ),
+  pagination: paginationSchema,
+  metadata: z.object({ ...rangeMeta, returned_data_point_count: count }),
+});
+export type CostAnalytics = z.infer<typeof costAnalyticsSchema>;
+export type CostPoint = CostAnalytics['data_points'][number];
+
+export interface CostQuery {
+  group_by_keys?: GroupByKey[];
+  granularity?: Granularity;
+  filters?: Partial<
+    Record<'user_emails' | 'service_account_names' | 'product_names' | 'resource_names' | 'expert_ids', string[]>
+  >;
+}
+
+const EMAIL = /^[^@\s]+@[^@\s]+$/;
+
+/** The request body's query part, checked: known keys and granularity, well-formed emails; empty filters left out. */
+function costBody(query: CostQuery): {
+  group_by_keys?: string[];
+  granularity: string;
+  filters?: Record<string, string[]>;
+} {
+  const keys = [...new Set(query.group_by_keys ?? [])];
+  for (const k of keys)
+    if (!GROUP_BY_KEYS.includes(k))
+      throw new InvalidArgumentError(`Unknown group-by key '${k}'; use ${GROUP_BY_KEYS.join(', ')}.`);
+  const granularity = query.granularity ?? 'COST_ANALYTICS_TIME_GRANULARITY_TOTAL';
+  if (!GRANULARITIES.includes(granularity))
+    throw new InvalidArgumentError(`Unknown granularity '${granularity}'; use ${GRANULARITIES.join(' or ')}.`);
+  const filters = Object.fromEntries(
+    Object.entries(query.filters ?? {}).filter(([, v]) => v && v.length > 0),
+  ) as Record<string, string[]>;
+  const bad = filters.user_emails?.find((e) => !EMAIL.test(e));
+  if (bad !== undefined) throw new InvalidArgumentError(`'${bad}' in user_emails is not an email address.`);
+  return {
+    ...(keys.length ? { group_by_keys: keys } : {}),
+    granularity,
+    ...(Object.keys(filters).length ? { filters } : {}),
+  };
+}
+
+/**
+ * Cost in USD and credits, grouped and per day or for the whole range, paged; parameters in a JSON body.
+ * Windows of a long range: daily points concatenate, range totals are summed exactly per group.
+ */
+export const costAnalytics = defineListing({
+  name: 'cost-analytics',
+  method: 'POST',
+  params: 'body',
+  encode: costBody,
+  schema: costAnalyticsSchema,
+  group: 'cost-analytics',
+  cache: dailyPolicy,
+  dates: { rules: 'cost', takes: 'range' },
+  items: (v) => v.data_points,
+  paging: { default: 100, max: 1000 },
+  merge: (windows, whole, query) =>
+    mergeCostPoints(windows, whole, query.granularity === 'COST_ANALYTICS_TIME_GRANULARITY_DAY'),
+});

@@ -1,0 +1,178 @@
+import type { z } from 'zod';
+import { MAX_RANGE_DAYS } from '../contract/limits.js';
+import { formatDay } from '../util/utc-date.js';
+import type { CachedAnswer } from './cache.js';
+import type { Caller, CallOptions } from './caller.js';
+import { rangeText, resolveDate, resolveNamedRange, resolveRange, splitRange, type DayRange } from './dates.js';
+import type { DateArg, Endpoint, ListArgs, Listing, RangeArg } from './endpoint.js';
+import { InvalidArgumentError } from './errors.js';
+import { combineFreshness, type Freshness } from './freshness.js';
+import { collect, type PageCaps, type PageShape, type Progress } from './pagination.js';
+
+/** An answer built from one or more upstream responses. */
+export interface Answer<T> {
+  data: T;
+  /** The effective range or date, as the upstream applied it. */
+  start_date: string;
+  end_date: string;
+  freshness: Freshness;
+  pages: number;
+  truncated: boolean;
+  /** Requests of at most 90 days the range was split into. */
+  windows: number;
+}
+
+export interface ListOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: Progress) => void;
+  caps?: Partial<PageCaps>;
+}
+
+/** A raw page: where to start, and how many rows (clamped to the endpoint's maximum). */
+export interface PageArgs {
+  cursor?: string;
+  page_size?: number;
+}
+
+/** What requests are sent through, and against which day. */
+export interface Upstream {
+  caller: Caller;
+  today: () => number;
+  caps?: Partial<PageCaps>;
+}
+
+type AnyListing = Listing<z.ZodType<PageShape>, 'range' | 'date', never, unknown>;
+
+/** The days the arguments name by the listing's date rules: resolved and checked once, before anything is sent. */
+function daysOf(listing: AnyListing, args: RangeArg & DateArg, today: number): DayRange {
+  if (listing.dates.takes === 'date') {
+    const day = resolveDate(args.date, today);
+    return { start: day, end: day };
+  }
+  if (args.range === undefined) return resolveRange(args, listing.dates.rules, today);
+  if (args.start_date !== undefined || args.end_date !== undefined)
+    throw new InvalidArgumentError('Give either range or start_date/end_date, not both.');
+  // A named range ends on the latest allowed day and lies well within the lookback: nothing is left to check.
+  return resolveNamedRange(args.range, listing.dates.rules, today);
+}
+
+function dateParams(listing: AnyListing, days: DayRange): Record<string, string> {
+  return listing.dates.takes === 'date' ? { date: formatDay(days.start) } : rangeText(days);
+}
+
+/** The parameters where the endpoint takes them: a query string of text values, or a JSON body. Undefined ones are left out. */
+function request(
+  endpoint: Endpoint<z.ZodType, never>,
+  params: Record<string, unknown>,
+  signal: AbortSignal | undefined,
+): CallOptions {
+  const given = Object.entries(params).filter(([, v]) => v !== undefined);
+  if (endpoint.params === 'body') return { body: Object.fromEntries(given), signal };
+  return { query: Object.fromEntries(given.map(([k, v]) => [k, String(v)])), signal };
+}
+
+/** The dates an answer says the upstream applied. */
+function spanOf(listing: AnyListing, value: unknown): [string, string] {
+  const meta = (value as { metadata: Record<string, string> }).metadata;
+  return listing.dates.takes === 'date'
+    ? [meta.effective_date!, meta.effective_date!]
+    : [meta.effective_start_date!, meta.effective_end_date!];
+}
+
+/** Every page of every window, merged by the listing's rule; a long range is split into windows of at most 90 days. */
+export async function list<E extends AnyListing>(
+  up: Upstream,
+  listing: E,
+  args: ListArgs<E>,
+  options: ListOptions = {},
+): Promise<Answer<ReturnType<E['items']>>> {
+  const days = daysOf(listing, args as RangeArg & DateArg, up.today());
+  const own = listing.encode(args as never);
+  const parts: Array<Omit<Answer<unknown[]>, 'windows'>> = [];
+  let done: Progress = { pages: 0, records: 0 };
+  for (const window of listing.dates.takes === 'range' ? splitRange(days) : [days]) {
+    const base = done;
+    // One answer per window needs no progress: only paged walks report it.
+    const onProgress = listing.paging
+      ? (p: Progress) => options.onProgress?.({ pages: base.pages + p.pages, records: base.records + p.records })
+      : undefined;
+    let span: [string, string] | undefined;
+    const paged = await collect(
+      listing.name,
+      async (cursor) => {
+        const params = {
+          ...dateParams(listing, window),
+          ...own,
+          page_size: listing.paging?.max,
+          ...(cursor ? { cursor } : {}),
+        };
+        const answer = await up.caller.call(listing, request(listing, params, options.signal));
+        span ??= spanOf(listing, answer.value);
+        return answer;
+      },
+      listing.items,
+      { caps: { ...up.caps, ...options.caps }, onProgress, signal: options.signal },
+    );
+    parts.push({
+      data: paged.items,
+      start_date: span![0],
+      end_date: span![1],
+      freshness: combineFreshness(paged.freshness),
+      pages: paged.pages,
+      truncated: paged.truncated,
+    });
+    done = { pages: base.pages + paged.pages, records: base.records + paged.items.length };
+  }
+  return {
+    data: listing.merge(
+      parts.map((p) => p.data),
+      rangeText(days),
+      args as never,
+    ) as ReturnType<E['items']>,
+    start_date: parts[0]!.start_date,
+    end_date: parts.at(-1)!.end_date,
+    freshness: combineFreshness(parts.map((p) => p.freshness)),
+    pages: parts.reduce((n, p) => n + p.pages, 0),
+    truncated: parts.some((p) => p.truncated),
+    windows: parts.length,
+  };
+}
+
+/**
+ * One raw upstream page, for callers that page themselves: the same dates as `list`, but at most 90 days
+ * (a page cannot span windows), and page_size clamped to the endpoint's maximum.
+ */
+export async function page<E extends AnyListing>(
+  up: Upstream,
+  listing: E,
+  args: ListArgs<E> & PageArgs,
+  signal?: AbortSignal,
+): Promise<CachedAnswer<z.output<E['schema']>>> {
+  const days = daysOf(listing, args as RangeArg & DateArg, up.today());
+  if (days.end - days.start + 1 > MAX_RANGE_DAYS) {
+    throw new InvalidArgumentError(
+      'One raw page covers at most 90 days. Shorten the range, or leave out cursor and page_size so the server splits the range and pages for you.',
+    );
+  }
+  const own = listing.encode(args as never);
+  const size = listing.paging
+    ? Math.min(Math.max(1, args.page_size ?? listing.paging.default), listing.paging.max)
+    : undefined;
+  const params = {
+    ...dateParams(listing, days),
+    ...own,
+    page_size: size,
+    ...(args.cursor ? { cursor: args.cursor } : {}),
+  };
+  return up.caller.call(listing, request(listing, params, signal)) as Promise<CachedAnswer<z.output<E['schema']>>>;
+}
+
+/** One request to an operation that is neither listed nor paged (budget overrides, the changelog). */
+export async function call<S extends z.ZodType, P>(
+  up: Upstream,
+  endpoint: Endpoint<S, P>,
+  args: P,
+  signal?: AbortSignal,
+): Promise<CachedAnswer<z.output<S>>> {
+  return up.caller.call(endpoint, request(endpoint as Endpoint<S, never>, endpoint.encode(args), signal));
+}

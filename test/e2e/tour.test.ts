@@ -1,0 +1,34 @@
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const CLI = realpathSync(fileURLToPath(new URL('../../dist/cli.js', import.meta.url)));
+
+describe('the demo tour (npm run demo)', () => {
+  let tour: SpawnSyncReturns<string>;
+  beforeAll(() => {
+    tour = spawnSync(process.execPath, [CLI, 'tour'], { encoding: 'utf8', timeout: 60_000 });
+  });
+
+  it('says what the simulated organization holds, as the README does', () => {
+    expect(tour.status, tour.stderr).toBe(0);
+    expect(tour.stdout).toMatch(/a simulated organization of 800 people \(\d+ of them former members\) and 8 service accounts/);
+  });
+
+  it('closes with a command that works from the clone, not an unpublished npx package', async () => {
+    expect(tour.stdout).not.toMatch(/npx -y/);
+    const printed = /claude mcp add org-analytics -- (node \S+ --demo)/.exec(tour.stdout)?.[1];
+    expect(printed).toBe(`node ${CLI} --demo`);
+    const [, script, ...args] = printed!.split(' ');
+    const client = new Client({ name: 'tour-check', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [script!, ...args], stderr: 'pipe' }));
+    try {
+      expect((await client.listTools()).tools).toHaveLength(10);
+    } finally {
+      await client.close();
+    }
+  });
+});
