@@ -33,6 +33,10 @@ export const helpPointer = (command: string) => `Run ${command} --help for the o
 export const schemaOf = <T extends OptionTable>(table: T) =>
   z.object(Object.fromEntries(Object.entries(table).map(([key, option]) => [key, option.schema])) as ShapeOf<T>);
 
+/** A text option taking one of `choices`, `fallback` when not given: its kind, choices, schema and shown default. */
+export const oneOf = <const C extends readonly [string, ...string[]]>(choices: C, fallback: C[number]) =>
+  ({ kind: 'text', choices, schema: z.enum(choices).default(fallback), shown: fallback }) as const;
+
 const ON = ['1', 'true', 'yes', 'on'];
 const OFF = ['0', 'false', 'no', 'off'];
 

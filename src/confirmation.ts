@@ -33,9 +33,15 @@ export async function askToConfirm(message: string, digest: string) {
  * from initialize on 2025-era connections. A stateless 2025-era HTTP request carries neither, so whether
  * the client could confirm is unknown, and a write must not go ahead unasked.
  */
-export function confirmationFor(server: McpServer, ctx: ServerContext, transport: Config['transport']): ToolContext['confirmation'] {
+export function confirmationFor(
+  server: McpServer,
+  ctx: ServerContext,
+  transport: Config['transport'],
+): ToolContext['confirmation'] {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const caps = (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.server.getClientCapabilities();
+  const caps =
+    (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ??
+    server.server.getClientCapabilities();
   if (caps === undefined) return { answer: async () => 'cannot_ask' };
   // Over stdio the client is the user's own app. Over HTTP any local process may be the caller, so a write
   // nobody could confirm is refused; --confirm-writes never is the explicit opt-out.

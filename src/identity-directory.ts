@@ -1,7 +1,9 @@
+import { UserInputError } from './errors.js';
 import type { Pseudonymizer } from './pii.js';
 import { emailProblem } from './tools/identity-format.js';
 import type { AnalyticsClient } from './upstream/client.js';
-import { InvalidArgumentError } from './upstream/errors.js';
+import { getUserBudgetOverrides } from './upstream/endpoints/get-user-budget-overrides.js';
+import { userActivity } from './upstream/endpoints/user-activity.js';
 
 /**
  * Resolves what a caller names as a user (an email or a pseudonym) to the real email. Pseudonyms shown in
@@ -17,13 +19,13 @@ export class IdentityDirectory {
 
   async resolve(text: string, signal: AbortSignal): Promise<string> {
     const malformed = emailProblem(text);
-    if (malformed) throw new InvalidArgumentError(malformed);
+    if (malformed) throw new UserInputError(malformed);
     const known = this.pii.resolve(text);
     if (known !== undefined) return known;
     if (Date.now() - this.lastLookup > 60_000) {
       const [activity, overrides] = await Promise.all([
-        this.client.userActivity({ range: 'last_90_days' }, { signal }),
-        this.client.getOverrides({}, signal),
+        this.client.list(userActivity, { range: 'last_90_days' }, { signal }),
+        this.client.call(getUserBudgetOverrides, {}, signal),
       ]);
       this.pii.learn(activity.data.flatMap((u) => (u.user_email ? [u.user_email] : [])));
       this.pii.learn(overrides.value.overrides.flatMap((o) => (o.user_email ? [o.user_email] : [])));
@@ -31,7 +33,8 @@ export class IdentityDirectory {
       this.lastLookup = Date.now();
     }
     const found = this.pii.resolve(text);
-    if (found === undefined) throw new InvalidArgumentError(`Unknown pseudonym '${text}': use a pseudonym from an earlier answer`);
+    if (found === undefined)
+      throw new UserInputError(`Unknown pseudonym '${text}': use a pseudonym from an earlier answer`);
     return found;
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Option } from './cli-options.js';
+import { oneOf, type Option } from './cli-options.js';
 
 const SECONDS = '--call-timeout / ANALYTICS_CALL_TIMEOUT_S must';
 const ON_THE_COMMAND_LINE = 'prefer the variable: other local users can see a command line';
@@ -61,10 +61,7 @@ export const SERVER_OPTIONS = {
   pii: {
     flag: 'pii',
     env: 'ANALYTICS_PII',
-    kind: 'text',
-    choices: ['full', 'pseudonymous'],
-    schema: z.enum(['full', 'pseudonymous']).default('full'),
-    shown: 'full',
+    ...oneOf(['full', 'pseudonymous'], 'full'),
     help: 'replace emails with stable pseudonyms in answers and logs',
     manifest: 'pii',
   },
@@ -81,19 +78,13 @@ export const SERVER_OPTIONS = {
   logLevel: {
     flag: 'log-level',
     env: 'ANALYTICS_LOG_LEVEL',
-    kind: 'text',
-    choices: ['error', 'warn', 'info', 'debug'],
-    schema: z.enum(['error', 'warn', 'info', 'debug']).default('info'),
-    shown: 'info',
+    ...oneOf(['error', 'warn', 'info', 'debug'], 'info'),
     help: 'how much to log; logs go to stderr',
   },
   confirmWrites: {
     flag: 'confirm-writes',
     env: 'ANALYTICS_CONFIRM_WRITES',
-    kind: 'text',
-    choices: ['auto', 'never'],
-    schema: z.enum(['auto', 'never']).default('auto'),
-    shown: 'auto',
+    ...oneOf(['auto', 'never'], 'auto'),
     help: 'ask the user before writing budgets when the client can',
     manifest: 'confirm_writes',
   },

@@ -8,8 +8,15 @@ export interface Redactor {
   value<T>(value: T): T;
 }
 
-export function redactorOf(deps: { config: Pick<Config, 'token' | 'piiKey'>; pii: Pseudonymizer; secrets?: Array<string | undefined> }): Redactor {
+export function redactorOf(deps: {
+  config: Pick<Config, 'token' | 'piiKey'>;
+  pii: Pseudonymizer;
+  secrets?: Array<string | undefined>;
+}): Redactor {
   const scrub = secretScrubber([deps.config.token, deps.config.piiKey, ...(deps.secrets ?? [])]);
   const text = (t: string) => deps.pii.text(scrub(t));
-  return { text, value: (v) => JSON.parse(JSON.stringify(v), (_k, x: unknown) => (typeof x === 'string' ? text(x) : x)) as typeof v };
+  return {
+    text,
+    value: (v) => JSON.parse(JSON.stringify(v), (_k, x: unknown) => (typeof x === 'string' ? text(x) : x)) as typeof v,
+  };
 }

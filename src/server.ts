@@ -8,14 +8,14 @@ import { redactorOf, type Redactor } from './redact.js';
 import type { Pseudonymizer } from './pii.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerChangelogResource } from './resources/changelog.js';
-import { toolErrorMessage } from './tool-errors.js';
+import { logFailure, toolErrorMessage } from './tool-errors.js';
 import { compactSchema } from './tools/compact-schema.js';
+import { ConfirmationNeeded } from './tools/confirmation-needed.js';
 import { advertisedInput, withCheckedArgs } from './tools/input-validation.js';
 import { TOOLS } from './tools/index.js';
-import { ConfirmationNeeded, type ToolContext, type ToolDef } from './tools/types.js';
+import type { ToolContext, ToolDef } from './tools/types.js';
 import type { AnalyticsClient } from './upstream/client.js';
 import { withDeadline } from './upstream/deadline.js';
-import { isUpstreamError } from './upstream/errors.js';
 import type { Progress } from './upstream/pagination.js';
 import { VERSION } from './version.js';
 
@@ -30,31 +30,52 @@ export interface ServerDeps {
   tools?: ToolDef[];
 }
 
-
 const INSTRUCTIONS =
   "Usage analytics, costs and budgets of one organization's AI coding product. Dates are UTC; metrics data for a day arrives ~02:00 UTC the next day, so the latest day is yesterday (credit usage also has today, partially). " +
   'Prefer `range` (last_30_days, previous_month…) over computing dates. Totals in answers cover all rows, not only those shown.';
 
 /** Builds the MCP server: every tool, the changelog resource and the prompts, with one error boundary. */
 export function createServer(deps: ServerDeps): McpServer {
-  const server = new McpServer({ name: 'org-analytics-mcp', title: 'Org Analytics', version: VERSION }, { instructions: INSTRUCTIONS });
+  const server = new McpServer(
+    { name: 'org-analytics-mcp', title: 'Org Analytics', version: VERSION },
+    { instructions: INSTRUCTIONS },
+  );
   const directory = identityDirectory(deps.client, deps.pii);
   const redact = redactorOf(deps);
   for (const def of deps.tools ?? TOOLS) {
     if (def.writes && deps.config.readOnly) continue;
     server.registerTool(
       def.name,
-      { title: def.title, description: def.description, inputSchema: advertisedInput(def.input), outputSchema: compactSchema(def.output, 'output'), annotations: def.annotations },
+      {
+        title: def.title,
+        description: def.description,
+        inputSchema: advertisedInput(def.input),
+        outputSchema: compactSchema(def.output, 'output'),
+        annotations: def.annotations,
+      },
       // Arguments are checked inside the handler, so a bad one gets our words through the one error funnel.
       (args: unknown, ctx: ServerContext) => runTool(server, withCheckedArgs(def), args, ctx, deps, directory, redact),
     );
   }
-  registerChangelogResource(server, deps.client, redact, deps.config.callTimeoutS);
-  registerPrompts(server, deps.config.readOnly, redact);
+  registerChangelogResource(server, {
+    client: deps.client,
+    redact,
+    log: deps.log,
+    callTimeoutS: deps.config.callTimeoutS,
+  });
+  registerPrompts(server, deps.config.readOnly, redact, deps.log);
   return server;
 }
 
-async function runTool(server: McpServer, def: ToolDef, args: unknown, ctx: ServerContext, deps: ServerDeps, directory: IdentityDirectory, redact: Redactor) {
+async function runTool(
+  server: McpServer,
+  def: ToolDef,
+  args: unknown,
+  ctx: ServerContext,
+  deps: ServerDeps,
+  directory: IdentityDirectory,
+  redact: Redactor,
+) {
   const started = Date.now();
   const token = ctx.mcpReq._meta?.progressToken;
   let reported = 0;
@@ -62,7 +83,10 @@ async function runTool(server: McpServer, def: ToolDef, args: unknown, ctx: Serv
     if (token === undefined || p.pages <= reported) return;
     reported = p.pages;
     ctx.mcpReq
-      .notify({ method: 'notifications/progress', params: { progressToken: token, progress: p.pages, message: `${p.pages} pages, ${p.records} records fetched` } })
+      .notify({
+        method: 'notifications/progress',
+        params: { progressToken: token, progress: p.pages, message: `${p.pages} pages, ${p.records} records fetched` },
+      })
       .catch(() => {});
   };
   // The call's budget: past it everything below stops, and the call answers a TimeoutError, not a cancel.
@@ -76,20 +100,28 @@ async function runTool(server: McpServer, def: ToolDef, args: unknown, ctx: Serv
     progress,
     resolveEmail: (text) => directory.resolve(text, signal),
     audit: deps.audit,
-    confirmation: def.writes && deps.config.confirmWrites === 'auto' ? confirmationFor(server, ctx, deps.config.transport) : undefined,
+    confirmation:
+      def.writes && deps.config.confirmWrites === 'auto'
+        ? confirmationFor(server, ctx, deps.config.transport)
+        : undefined,
+  };
+  const failed = (error: unknown) => {
+    logFailure(deps.log, 'tool failed', error, { tool: def.name, ms: Date.now() - started });
+    return { content: [{ type: 'text' as const, text: redact.text(toolErrorMessage(error)) }], isError: true };
   };
   try {
     const out = redact.value(await def.run(args as never, toolCtx));
     deps.log.debug('tool done', { tool: def.name, ms: Date.now() - started });
     const text = redact.text(def.text(out));
-    return { content: [{ type: 'text' as const, text }], structuredContent: out as Record<string, unknown>, ...(def.isError?.(out) ? { isError: true } : {}) };
+    return {
+      content: [{ type: 'text' as const, text }],
+      structuredContent: out as Record<string, unknown>,
+      ...(def.isError?.(out) ? { isError: true } : {}),
+    };
   } catch (error) {
-    if (error instanceof ConfirmationNeeded) {
-      deps.log.info('asking the user to confirm', { tool: def.name });
-      return askToConfirm(redact.text(error.message), error.digest);
-    }
-    const level = isUpstreamError(error) ? 'info' : 'error';
-    deps.log[level]('tool failed', { tool: def.name, ms: Date.now() - started, error: error instanceof Error ? error.message : String(error), ...(level === 'error' && error instanceof Error ? { stack: error.stack } : {}) });
-    return { content: [{ type: 'text' as const, text: redact.text(toolErrorMessage(error)) }], isError: true };
+    if (!(error instanceof ConfirmationNeeded)) return failed(error);
+    deps.log.info('asking the user to confirm', { tool: def.name });
+    // Even minting the request state can fail: that too is answered through the funnel, not by the SDK.
+    return askToConfirm(redact.text(error.message), error.digest).catch(failed);
   }
 }

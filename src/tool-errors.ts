@@ -1,48 +1,85 @@
-import { isUpstreamError, type UpstreamError } from './upstream/errors.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { isKnownError, type KnownError } from './errors.js';
+import type { Logger } from './logger.js';
+import type { Redactor } from './redact.js';
+import type { UpstreamError } from './upstream/errors.js';
 
 /**
  * The one place where failures become words for the model: what happened and what to do next.
  * Every tool failure ends up here and becomes an isError result, never a protocol error.
  */
 export function toolErrorMessage(error: unknown): string {
-  if (!isUpstreamError(error)) {
-    return `Internal error in org-analytics-mcp: ${error instanceof Error ? error.message : String(error)}. This is a bug; the details are in the server log. Try a different question or report it.`;
-  }
-  const site = error.request?.host === 'site';
+  if (!isKnownError(error)) return internalError(error);
   switch (error.kind) {
+    case 'user_input':
     case 'invalid_argument':
       return `${sentence(error.message)} Change the arguments and call again.`;
     case 'unauthenticated':
     case 'permission_denied':
-      // The changelog is public and is sent no token: a refusal means the wrong site, or a passing fault.
-      if (site) return `${sentence(error.message)} The changelog needs no token, so ANALYTICS_SITE_URL may point to the wrong site: check it, or try again later.`;
-      if (error.kind === 'unauthenticated') {
-        return `The analytics API rejected the API token (401). Set ANALYTICS_API_TOKEN to a valid service-account token and restart the server (or run with --demo to use the simulator).`;
-      }
-      return `${error.message}. Reading needs a token with the read scope; changing budgets needs the write scope. Ask an admin for a token with the right scope and set ANALYTICS_API_TOKEN.`;
+      return refusal(error);
     case 'rate_limited': {
-      const at = 'retryAt' in error ? Number(error.retryAt) : Date.now() + 10_000;
-      const seconds = Math.max(1, Math.ceil((at - Date.now()) / 1000));
-      return `The analytics API rate limit is exhausted. Try again after ${new Date(at).toISOString().slice(11, 19)} UTC (about ${seconds} s); narrower questions need fewer requests.`;
+      const seconds = Math.max(1, Math.ceil((error.retryAt - Date.now()) / 1000));
+      return `The analytics API rate limit is exhausted. Try again after ${new Date(error.retryAt).toISOString().slice(11, 19)} UTC (about ${seconds} s); narrower questions need fewer requests.`;
     }
     case 'unavailable':
-      if (error.neverReached) return `${serviceOf(error)} could not be reached: ${sentence(error.message)} ${unreachedAdvice(error)}`;
+      if (error.neverReached)
+        return `${serviceOf(error)} could not be reached: ${sentence(error.message)} ${unreachedAdvice(error)}`;
       return `${serviceOf(error)} is unavailable: ${sentence(error.message)} ${nextStep(error, 'Try again in a minute.')}`;
     case 'timeout': {
       const head = `${serviceOf(error)} did not answer in time: ${sentence(error.message)}`;
-      if (error.neverReached && 'phase' in error && error.phase === 'connect') return `${head} ${unreachedAdvice(error)}`;
-      const budget = 'phase' in error && error.phase === 'call' ? ' The server gives each call this long (--call-timeout, ANALYTICS_CALL_TIMEOUT_S); MCP clients give up after about 60 s.' : '';
-      const read = site ? 'Try again in a minute.' : 'Try again in a minute; if it keeps timing out, ask a narrower question (a shorter date range, fewer rows), which needs fewer requests.';
+      if (error.neverReached && error.phase === 'connect') return `${head} ${unreachedAdvice(error)}`;
+      const budget =
+        error.phase === 'call'
+          ? ' The server gives each call this long (--call-timeout, ANALYTICS_CALL_TIMEOUT_S); MCP clients give up after about 60 s.'
+          : '';
+      const read =
+        error.request?.host === 'site'
+          ? 'Try again in a minute.'
+          : 'Try again in a minute; if it keeps timing out, ask a narrower question (a shorter date range, fewer rows), which needs fewer requests.';
       return `${head} ${nextStep(error, read)}${budget}`;
     }
     case 'protocol':
       return `The analytics API sent an answer this server does not understand: ${error.message} Retrying will probably not help; report it if it persists.`;
     case 'cancelled':
       return 'The request was cancelled before it finished.';
+    default: {
+      const unhandled: never = error;
+      return internalError(unhandled);
+    }
   }
 }
 
+/**
+ * The funnel's words, redacted, as the JSON-RPC error of a request that has no isError result
+ * (resources/read, prompts/get): refused arguments are invalid params, anything else an internal error.
+ */
+export function protocolErrorOf(error: unknown, redact: Redactor): ProtocolError {
+  const refused = isKnownError(error) && (error.kind === 'user_input' || error.kind === 'invalid_argument');
+  const code = refused ? ProtocolErrorCode.InvalidParams : ProtocolErrorCode.InternalError;
+  return new ProtocolError(code, redact.text(toolErrorMessage(error)));
+}
+
+/** Known failures are expected (info); anything else is a bug, logged as an error with its stack. */
+export function logFailure(log: Logger, message: string, error: unknown, fields: Record<string, unknown>): void {
+  const detail = error instanceof Error ? error.message : String(error);
+  if (isKnownError(error)) log.info(message, { ...fields, error: detail });
+  else log.error(message, { ...fields, error: detail, ...(error instanceof Error ? { stack: error.stack } : {}) });
+}
+
+function internalError(error: unknown): string {
+  return `Internal error in org-analytics-mcp: ${error instanceof Error ? error.message : String(error)}. This is a bug; the details are in the server log. Try a different question or report it.`;
+}
+
 const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
+/** A rejected token, or one without the scope; the public changelog is sent no token, so there it means the wrong site. */
+function refusal(error: Extract<KnownError, { kind: 'unauthenticated' | 'permission_denied' }>): string {
+  if (error.request?.host === 'site')
+    return `${sentence(error.message)} The changelog needs no token, so ANALYTICS_SITE_URL may point to the wrong site: check it, or try again later.`;
+  if (error.kind === 'unauthenticated')
+    return `The analytics API rejected the API token (401). Set ANALYTICS_API_TOKEN to a valid service-account token and restart the server (or run with --demo to use the simulator).`;
+  return `${error.message}. Reading needs a token with the read scope; changing budgets needs the write scope. Ask an admin for a token with the right scope and set ANALYTICS_API_TOKEN.`;
+}
 
 function serviceOf(error: UpstreamError): string {
   return error.request?.host === 'site' ? 'The public changelog' : 'The analytics API';

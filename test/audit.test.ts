@@ -13,23 +13,63 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const change = (identity: string, after: string): AuditChange => ({ identity, kind: 'user', resource: 'BUDGET_RESOURCE_CREDITS_CONSUMED', period: 'BUDGET_PERIOD_MONTHLY', before: null, after });
+const change = (identity: string, after: string): AuditChange => ({
+  identity,
+  kind: 'user',
+  resource: 'BUDGET_RESOURCE_CREDITS_CONSUMED',
+  period: 'BUDGET_PERIOD_MONTHLY',
+  before: null,
+  after,
+});
 const full = new Pseudonymizer('full', 'k');
-const lines = () => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const lines = () =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe('the audit sink', () => {
   it('records intent and outcome of a chunk under one id, to stderr and the file, pseudonymised when asked', () => {
     const stderr: string[] = [];
     const sink = createAuditSink(new Pseudonymizer('pseudonymous', 'k'), path, (t) => stderr.push(t));
-    sink({ phase: 'intent', chunk: 'c0ffee', changes: [change('ada@x.io', '10'), { ...change('ci-bot', ''), kind: 'service_account', before: '10' }] });
-    sink({ phase: 'outcome', chunk: 'c0ffee', records: [{ ...change('ada@x.io', '10'), outcome: 'applied' }, { ...change('ci-bot', ''), kind: 'service_account', before: '10', outcome: 'failed', reason: 'x' }] });
+    sink({
+      phase: 'intent',
+      chunk: 'c0ffee',
+      changes: [change('ada@x.io', '10'), { ...change('ci-bot', ''), kind: 'service_account', before: '10' }],
+    });
+    sink({
+      phase: 'outcome',
+      chunk: 'c0ffee',
+      records: [
+        { ...change('ada@x.io', '10'), outcome: 'applied' },
+        { ...change('ci-bot', ''), kind: 'service_account', before: '10', outcome: 'failed', reason: 'x' },
+      ],
+    });
     const [i1, i2, o1, o2] = lines();
     expect(Object.keys(i1).slice(0, 3)).toEqual(['time', 'event', 'chunk']);
-    expect(i1).toMatchObject({ event: 'budget_override_intent', chunk: 'c0ffee', identity: expect.stringMatching(/^user-[0-9a-f]{12}@x\.io$/), before: null, after: '10' });
+    expect(i1).toMatchObject({
+      event: 'budget_override_intent',
+      chunk: 'c0ffee',
+      identity: expect.stringMatching(/^user-[0-9a-f]{12}@x\.io$/),
+      before: null,
+      after: '10',
+    });
     expect(i1).not.toHaveProperty('outcome');
-    expect(i2).toMatchObject({ event: 'budget_override_intent', chunk: 'c0ffee', identity: 'ci-bot', before: '10', after: '' });
+    expect(i2).toMatchObject({
+      event: 'budget_override_intent',
+      chunk: 'c0ffee',
+      identity: 'ci-bot',
+      before: '10',
+      after: '',
+    });
     expect(o1).toMatchObject({ event: 'budget_override', chunk: 'c0ffee', identity: i1.identity, outcome: 'applied' });
-    expect(o2).toMatchObject({ event: 'budget_override', chunk: 'c0ffee', identity: 'ci-bot', outcome: 'failed', reason: 'x' });
+    expect(o2).toMatchObject({
+      event: 'budget_override',
+      chunk: 'c0ffee',
+      identity: 'ci-bot',
+      outcome: 'failed',
+      reason: 'x',
+    });
     expect(i1.time).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(stderr.join('')).toBe(readFileSync(path, 'utf8'));
     expect(statSync(path).mode & 0o777).toBe(0o600);
@@ -37,7 +77,11 @@ describe('the audit sink', () => {
 
   it('pseudonymises emails quoted in the reason too', () => {
     const out: string[] = [];
-    createAuditSink(new Pseudonymizer('pseudonymous', 'k'), undefined, (t) => out.push(t))({ phase: 'outcome', chunk: 'ab', records: [{ ...change('ada@x.io', '1'), outcome: 'failed', reason: "upstream: user 'ada@x.io' is not a member" }] });
+    createAuditSink(new Pseudonymizer('pseudonymous', 'k'), undefined, (t) => out.push(t))({
+      phase: 'outcome',
+      chunk: 'ab',
+      records: [{ ...change('ada@x.io', '1'), outcome: 'failed', reason: "upstream: user 'ada@x.io' is not a member" }],
+    });
     expect(out.join('')).not.toContain('ada@x.io');
     expect(JSON.parse(out[0]!).reason).toMatch(/user 'user-[0-9a-f]{12}@x\.io' is not a member/);
   });
@@ -53,10 +97,25 @@ describe('finding writes without an outcome', () => {
   it('pairs intents with outcomes by chunk id, and names only the chunk left open', async () => {
     const sink = createAuditSink(full, path, () => {});
     sink({ phase: 'intent', chunk: '0001', changes: [change('a@x.io', '1'), change('b@x.io', '2')] });
-    sink({ phase: 'outcome', chunk: '0001', records: [{ ...change('a@x.io', '1'), outcome: 'applied' }, { ...change('b@x.io', '2'), outcome: 'applied' }] });
-    sink({ phase: 'intent', chunk: '0002', changes: [change('c@x.io', '3'), change('d@x.io', '4'), change('e@x.io', '5')] });
+    sink({
+      phase: 'outcome',
+      chunk: '0001',
+      records: [
+        { ...change('a@x.io', '1'), outcome: 'applied' },
+        { ...change('b@x.io', '2'), outcome: 'applied' },
+      ],
+    });
+    sink({
+      phase: 'intent',
+      chunk: '0002',
+      changes: [change('c@x.io', '3'), change('d@x.io', '4'), change('e@x.io', '5')],
+    });
     sink({ phase: 'intent', chunk: '0003', changes: [change('f@x.io', '6')] });
-    sink({ phase: 'outcome', chunk: '0003', records: [{ ...change('f@x.io', '6'), outcome: 'unknown', reason: 'timeout' }] });
+    sink({
+      phase: 'outcome',
+      chunk: '0003',
+      records: [{ ...change('f@x.io', '6'), outcome: 'unknown', reason: 'timeout' }],
+    });
     const open = await unfinishedChunks(path);
     expect(open).toEqual([{ chunk: '0002', changes: 3, time: lines()[4].time }]);
   });
@@ -65,7 +124,10 @@ describe('finding writes without an outcome', () => {
     expect(await unfinishedChunks(path)).toEqual([]);
     writeFileSync(path, '');
     expect(await unfinishedChunks(path)).toEqual([]);
-    appendFileSync(path, '{"time":"2026-01-01T00:00:00.000Z","event":"budget_override","identity":"a@x.io","outcome":"applied"}\nnot json at all\n');
+    appendFileSync(
+      path,
+      '{"time":"2026-01-01T00:00:00.000Z","event":"budget_override","identity":"a@x.io","outcome":"applied"}\nnot json at all\n',
+    );
     expect(await unfinishedChunks(path)).toEqual([]);
   });
 
@@ -90,7 +152,11 @@ describe('finding writes without an outcome', () => {
   it('says nothing when every intent has its outcome', async () => {
     const sink = createAuditSink(full, path, () => {});
     sink({ phase: 'intent', chunk: '0a', changes: [change('a@x.io', '1')] });
-    sink({ phase: 'outcome', chunk: '0a', records: [{ ...change('a@x.io', '1'), outcome: 'failed', reason: 'refused' }] });
+    sink({
+      phase: 'outcome',
+      chunk: '0a',
+      records: [{ ...change('a@x.io', '1'), outcome: 'failed', reason: 'refused' }],
+    });
     const said: string[] = [];
     await reportUnfinishedWrites(path, (t) => said.push(t));
     expect(said).toEqual([]);

@@ -8,7 +8,8 @@ afterEach(async () => {
   await h?.close();
 });
 
-const member = (hh: Harness) => hh.sim.state.org.identities.find((i) => i.kind === 'user' && i.leaveDay === Infinity)!.id;
+const member = (hh: Harness) =>
+  hh.sim.state.org.identities.find((i) => i.kind === 'user' && i.leaveDay === Infinity)!.id;
 
 describe('a confirmation is bound to the change it approves, and expires', () => {
   it('an answer given after the confirmation expired (10 minutes) asks again instead of writing', async () => {

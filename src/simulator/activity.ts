@@ -32,7 +32,14 @@ function activeProbability(org: Organization, identity: Identity, day: number, w
   return p * (1 - Math.min(0.35, age / 3000));
 }
 
-function fillMetrics(org: Organization, identity: Identity, index: number, day: number, out: Int32Array, o: number): void {
+function fillMetrics(
+  org: Organization,
+  identity: Identity,
+  index: number,
+  day: number,
+  out: Int32Array,
+  o: number,
+): void {
   const cell = cellOf(org.seed, index, day);
   const s = identity.intensity;
   const f = Math.floor;
@@ -46,7 +53,11 @@ function fillMetrics(org: Organization, identity: Identity, index: number, day: 
   const agentWork = s * 30 * drawAt(cell, 7);
   const ide = ideUser ? f(agentWork * (1 - identity.cliShare)) : 0;
   const cliInteractive = user ? f(agentWork * identity.cliShare) : 0;
-  const cliBatch = user ? (drawAt(cell, 8) < 0.03 ? 1 + f(4 * drawAt(cell, 9)) : 0) : f(s * 45 * (0.3 + drawAt(cell, 9)));
+  const cliBatch = user
+    ? drawAt(cell, 8) < 0.03
+      ? 1 + f(4 * drawAt(cell, 9))
+      : 0
+    : f(s * 45 * (0.3 + drawAt(cell, 9)));
   const remote = identity.usesRemoteAgent && day < org.remoteAgentSunsetDay ? f(s * 6 * drawAt(cell, 10)) : 0;
   const agentMessages = ide + cliInteractive + cliBatch + remote;
 
@@ -68,29 +79,50 @@ function fillMetrics(org: Organization, identity: Identity, index: number, day: 
   recomputeTotals(out, o);
 }
 
-/** The two totals that are plain sums of other fields. */
-export function recomputeTotals(row: Int32Array, o = 0): void {
-  row[o + M.total_messages] =
-    row[o + M.chat_messages]! +
-    row[o + M.ide_agent_messages]! +
-    row[o + M.cli_agent_interactive_messages]! +
-    row[o + M.cli_agent_non_interactive_messages]! +
-    row[o + M.remote_agent_messages]!;
-  row[o + M.total_modified_lines_of_code] =
-    row[o + M.completions_lines_of_code]! +
-    row[o + M.ide_agent_lines_of_code]! +
-    row[o + M.cli_agent_interactive_lines_of_code]! +
-    row[o + M.cli_agent_non_interactive_lines_of_code]! +
-    row[o + M.remote_agent_lines_of_code]!;
+const AGENT_MESSAGES = [
+  M.ide_agent_messages,
+  M.cli_agent_interactive_messages,
+  M.cli_agent_non_interactive_messages,
+  M.remote_agent_messages,
+];
+/** What total_messages and total_modified_lines_of_code add up. */
+const MESSAGES = [M.chat_messages, ...AGENT_MESSAGES];
+const MODIFIED_LINES = [
+  M.completions_lines_of_code,
+  M.ide_agent_lines_of_code,
+  M.cli_agent_interactive_lines_of_code,
+  M.cli_agent_non_interactive_lines_of_code,
+  M.remote_agent_lines_of_code,
+];
+
+/** The sum of these fields of the row at offset o. */
+function sumAt(row: Int32Array, o: number, fields: number[]): number {
+  let sum = 0;
+  for (const f of fields) sum += row[o + f]!;
+  return sum;
 }
 
-function fillCredits(org: Organization, identity: Identity, index: number, day: number, metrics: Int32Array, o: number, models: Int8Array, credits: Int32Array, c: number): void {
-  const agent =
-    metrics[o + M.ide_agent_messages]! +
-    metrics[o + M.cli_agent_interactive_messages]! +
-    metrics[o + M.cli_agent_non_interactive_messages]! +
-    metrics[o + M.remote_agent_messages]!;
-  const total = Math.round(agent * (6 + 14 * drawAt(cellOf(org.seed, index, day), 20)) + metrics[o + M.chat_messages]! * 1.5);
+/** The two totals that are plain sums of other fields. */
+export function recomputeTotals(row: Int32Array, o = 0): void {
+  row[o + M.total_messages] = sumAt(row, o, MESSAGES);
+  row[o + M.total_modified_lines_of_code] = sumAt(row, o, MODIFIED_LINES);
+}
+
+function fillCredits(
+  org: Organization,
+  identity: Identity,
+  index: number,
+  day: number,
+  metrics: Int32Array,
+  o: number,
+  models: Int8Array,
+  credits: Int32Array,
+  c: number,
+): void {
+  const agent = sumAt(metrics, o, AGENT_MESSAGES);
+  const total = Math.round(
+    agent * (6 + 14 * drawAt(cellOf(org.seed, index, day), 20)) + metrics[o + M.chat_messages]! * 1.5,
+  );
   const [first, second] = identity.models;
   const firstShare = second >= 0 ? Math.round(total * identity.modelShare) : total;
   models[c] = firstShare > 0 ? first : -1;

@@ -13,12 +13,46 @@ export interface ChangelogEntry {
 }
 
 const TOPICS: Record<string, readonly string[]> = {
-  vscode: ['Faster inline completions', 'Agent mode checkpoints', 'Multi-root workspace indexing', 'Diff review panel', 'Terminal command approval'],
-  jetbrains: ['Agent tool-window redesign', 'Gradle and Maven context', 'Inline chat in diff view', 'Remote development support', 'Faster indexing of large monorepos'],
-  cli: ['Non-interactive mode for CI', 'Session resume', 'Custom slash commands', 'Structured JSON output', 'Sandboxed shell execution'],
-  'code-review': ['Review summaries on pull requests', 'Suggested fixes as commits', 'Per-repository review rules', 'Security findings triage'],
-  [AGENT_PLATFORM_CLIENT]: ['Scheduled agent runs', 'Agent run history and logs', 'Org-wide agent policies', 'Webhook-triggered agents'],
-  models: ['New default model', 'Longer context window', 'Lower latency for completions', 'Model picker per workspace', 'Prompt caching improvements'],
+  vscode: [
+    'Faster inline completions',
+    'Agent mode checkpoints',
+    'Multi-root workspace indexing',
+    'Diff review panel',
+    'Terminal command approval',
+  ],
+  jetbrains: [
+    'Agent tool-window redesign',
+    'Gradle and Maven context',
+    'Inline chat in diff view',
+    'Remote development support',
+    'Faster indexing of large monorepos',
+  ],
+  cli: [
+    'Non-interactive mode for CI',
+    'Session resume',
+    'Custom slash commands',
+    'Structured JSON output',
+    'Sandboxed shell execution',
+  ],
+  'code-review': [
+    'Review summaries on pull requests',
+    'Suggested fixes as commits',
+    'Per-repository review rules',
+    'Security findings triage',
+  ],
+  [AGENT_PLATFORM_CLIENT]: [
+    'Scheduled agent runs',
+    'Agent run history and logs',
+    'Org-wide agent policies',
+    'Webhook-triggered agents',
+  ],
+  models: [
+    'New default model',
+    'Longer context window',
+    'Lower latency for completions',
+    'Model picker per workspace',
+    'Prompt caching improvements',
+  ],
 };
 
 /** A deterministic, newest-first changelog reaching back about two years from `anchorDay`. */

@@ -1,13 +1,20 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { FAULT_KINDS } from './faults.js';
-import { authOf, sendJson, type Runtime } from './http-handler.js';
+import { authOf, sendJson, type SimulatorContext } from './http-handler.js';
 import { parseJsonBody, readBodyText } from './params.js';
 
 export const CONTROL_PREFIX = '/__sim/';
 
 const faultBody = z
-  .object({ path: z.string().min(1), kind: z.enum(FAULT_KINDS), count: z.number().int().min(1).default(1), retry_after_seconds: z.number().int().min(0).optional(), interval_ms: z.number().int().min(1).optional(), skip: z.number().int().min(0).optional() })
+  .object({
+    path: z.string().min(1),
+    kind: z.enum(FAULT_KINDS),
+    count: z.number().int().min(1).default(1),
+    retry_after_seconds: z.number().int().min(0).optional(),
+    interval_ms: z.number().int().min(1).optional(),
+    skip: z.number().int().min(0).optional(),
+  })
   .strict();
 
 const settingsBody = z
@@ -25,59 +32,79 @@ const settingsBody = z
 
 export type SettingsUpdate = z.infer<typeof settingsBody>;
 
-export function applySettings(rt: Runtime, update: SettingsUpdate): void {
-  if (update.now !== undefined) rt.state.clock.set(update.now, update.frozen ?? true);
-  if (update.advance_ms !== undefined) rt.state.clock.advance(update.advance_ms);
-  if (update.plan) rt.state.overrides.plan = update.plan;
+export function applySettings(sim: SimulatorContext, update: SettingsUpdate): void {
+  if (update.now !== undefined) sim.state.clock.set(update.now, update.frozen ?? true);
+  if (update.advance_ms !== undefined) sim.state.clock.advance(update.advance_ms);
+  if (update.plan) sim.state.overrides.plan = update.plan;
   if (update.rate_limit !== undefined || update.time_scale !== undefined) {
-    rt.limiter.update({ ...(update.rate_limit !== undefined ? { enabled: update.rate_limit } : {}), ...(update.time_scale ? { timeScale: update.time_scale } : {}) });
+    sim.limiter.update({
+      ...(update.rate_limit !== undefined ? { enabled: update.rate_limit } : {}),
+      ...(update.time_scale ? { timeScale: update.time_scale } : {}),
+    });
   }
-  if (update.retry_after !== undefined) rt.retryAfter = update.retry_after;
-  if (update.changelog_unavailable !== undefined) rt.state.changelogUnavailable = update.changelog_unavailable;
+  if (update.retry_after !== undefined) sim.retryAfter = update.retry_after;
+  if (update.changelog_unavailable !== undefined) sim.state.changelogUnavailable = update.changelog_unavailable;
 }
 
-export function currentSettings(rt: Runtime) {
+export function currentSettings(sim: SimulatorContext) {
   return {
-    now: new Date(rt.state.clock.now()).toISOString(),
-    plan: rt.state.overrides.plan,
-    rate_limit: rt.limiter.settings.enabled,
-    time_scale: rt.limiter.settings.timeScale,
-    retry_after: rt.retryAfter,
-    changelog_unavailable: rt.state.changelogUnavailable,
-    pending_faults: rt.faults.pending(),
-    users: rt.state.org.identities.length,
+    now: new Date(sim.state.clock.now()).toISOString(),
+    plan: sim.state.overrides.plan,
+    rate_limit: sim.limiter.settings.enabled,
+    time_scale: sim.limiter.settings.timeScale,
+    retry_after: sim.retryAfter,
+    changelog_unavailable: sim.state.changelogUnavailable,
+    pending_faults: sim.faults.pending(),
+    users: sim.state.org.identities.length,
   };
 }
 
 /** Test controls under /__sim/: faults, the request log, the clock and switches. Needs the read-write token. */
-export async function handleControl(rt: Runtime, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
-  if (authOf(rt, req) !== 'write') return sendJson(res, 401, { error: { code: 'Unauthenticated', message: 'Control endpoints need the read-write token.' } });
+export async function handleControl(
+  sim: SimulatorContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
+  if (authOf(sim, req) !== 'write')
+    return sendJson(res, 401, {
+      error: { code: 'Unauthenticated', message: 'Control endpoints need the read-write token.' },
+    });
   const action = `${req.method} ${url.pathname.slice(CONTROL_PREFIX.length)}`;
   try {
     const body = parseJsonBody(await readBodyText(req)) ?? {};
     switch (action) {
       case 'GET requests':
-        return sendJson(res, 200, { requests: rt.log.list() });
+        return sendJson(res, 200, { requests: sim.log.list() });
       case 'DELETE requests':
-        rt.log.clear();
+        sim.log.clear();
         return sendJson(res, 200, { ok: true });
       case 'POST faults': {
         const f = faultBody.parse(body);
-        rt.faults.inject({ path: f.path, kind: f.kind, count: f.count, retryAfterSeconds: f.retry_after_seconds, intervalMs: f.interval_ms, skip: f.skip });
-        return sendJson(res, 200, { ok: true, pending_faults: rt.faults.pending() });
+        sim.faults.inject({
+          path: f.path,
+          kind: f.kind,
+          count: f.count,
+          retryAfterSeconds: f.retry_after_seconds,
+          intervalMs: f.interval_ms,
+          skip: f.skip,
+        });
+        return sendJson(res, 200, { ok: true, pending_faults: sim.faults.pending() });
       }
       case 'DELETE faults':
-        rt.faults.clear();
+        sim.faults.clear();
         return sendJson(res, 200, { ok: true });
       case 'GET settings':
-        return sendJson(res, 200, currentSettings(rt));
+        return sendJson(res, 200, currentSettings(sim));
       case 'POST settings':
-        applySettings(rt, settingsBody.parse(body));
-        return sendJson(res, 200, currentSettings(rt));
+        applySettings(sim, settingsBody.parse(body));
+        return sendJson(res, 200, currentSettings(sim));
       default:
         return sendJson(res, 404, { error: { code: 'NotFound', message: `No control action '${action}'.` } });
     }
   } catch (error) {
-    return sendJson(res, 400, { error: { code: 'InvalidArgument', message: error instanceof Error ? error.message : String(error) } });
+    return sendJson(res, 400, {
+      error: { code: 'InvalidArgument', message: error instanceof Error ? error.message : String(error) },
+    });
   }
 }

@@ -37,22 +37,46 @@ const GIANT_CACHE_READ = 9_214_775_806_402_117n;
 
 function blankItem(): CostItem {
   return {
-    owner: 0, product: 0, resource: 0, byok: false, expert: -1, creditsCenti: 0, baseMicros: 0, billedMicros: 0, surchargeMicros: 0,
-    estimatedMicros: 0, inputTokens: 0, outputTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0, extraCacheRead: 0n,
+    owner: 0,
+    product: 0,
+    resource: 0,
+    byok: false,
+    expert: -1,
+    creditsCenti: 0,
+    baseMicros: 0,
+    billedMicros: 0,
+    surchargeMicros: 0,
+    estimatedMicros: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    extraCacheRead: 0n,
   };
 }
 
 /** Items are emitted through one reused object: aggregation reads it and must not keep it. */
 const scratch = blankItem();
 
-function modelItem(cell: number, owner: number, stream: number, product: Product, model: number, credits: number, byok: boolean, expert: number): CostItem {
+function modelItem(
+  cell: number,
+  owner: number,
+  stream: number,
+  product: Product,
+  model: number,
+  credits: number,
+  byok: boolean,
+  expert: number,
+): CostItem {
   const s = 100 + stream * 8;
   const inputTokens = Math.round(credits * (600 + 900 * drawAt(cell, s)));
   const outputTokens = Math.round(credits * (40 + 110 * drawAt(cell, s + 1)));
   const cacheReadTokens = Math.round(credits * (1500 + 4000 * drawAt(cell, s + 2)));
   const cacheWriteTokens = Math.round(credits * (80 + 300 * drawAt(cell, s + 3)));
   const p = MODELS[model]!.price;
-  const baseMicros = Math.round(inputTokens * p.input + outputTokens * p.output + cacheReadTokens * p.cacheRead + cacheWriteTokens * p.cacheWrite);
+  const baseMicros = Math.round(
+    inputTokens * p.input + outputTokens * p.output + cacheReadTokens * p.cacheRead + cacheWriteTokens * p.cacheWrite,
+  );
   // A customer-key request is billed only the platform surcharge; the provider bills the base cost directly.
   const billedMicros = byok ? Math.round(baseMicros * 0.1) : Math.round(baseMicros * 1.25);
   const item = scratch;
@@ -133,13 +157,22 @@ export function costItemsOfDay(org: Organization, data: DayData, emit: (item: Co
         if (c <= 0) continue;
         const product = WEIGHTED_PRODUCTS[p]!;
         const agentic = product === 'IDE Agent' || product === 'CLI Agent';
-        const expert = agentic && drawAt(cell, 40 + slot * 4 + p) < identity.expertAffinity ? Math.floor(drawAt(cell, 50 + p) * EXPERTS.length) : -1;
+        const expert =
+          agentic && drawAt(cell, 40 + slot * 4 + p) < identity.expertAffinity
+            ? Math.floor(drawAt(cell, 50 + p) * EXPERTS.length)
+            : -1;
         emit(modelItem(cell, owner, slot * 4 + p, product, model, c, byok, expert));
       }
     }
     const sandboxRuns = metrics[o + M.cli_agent_non_interactive_messages]! + remote;
     if (sandboxRuns > 0) {
-      emit(computeItem(owner, remote > 0 ? 'Remote Agent' : 'CLI Agent', Math.round(sandboxRuns * (5 + 25 * drawAt(cell, 60)))));
+      emit(
+        computeItem(
+          owner,
+          remote > 0 ? 'Remote Agent' : 'CLI Agent',
+          Math.round(sandboxRuns * (5 + 25 * drawAt(cell, 60))),
+        ),
+      );
     }
   }
   botItems(org, day, emit);
@@ -153,11 +186,33 @@ function botItems(org: Organization, day: number, emit: (item: CostItem) => void
   if (wd !== 0 && wd !== 6) {
     const cell = cellOf(org.seed, n, day);
     const credits = 200 + Math.floor(800 * drawAt(cell, 1));
-    emit(modelItem(cell, n, 0, 'Code Review', MODELS.findIndex((x) => x.name === 'claude-sonnet-4-5'), credits, false, -1));
+    emit(
+      modelItem(
+        cell,
+        n,
+        0,
+        'Code Review',
+        MODELS.findIndex((x) => x.name === 'claude-sonnet-4-5'),
+        credits,
+        false,
+        -1,
+      ),
+    );
   }
   const cell = cellOf(org.seed, n + 1, day);
   const triage = 50 + Math.floor(150 * drawAt(cell, 1));
-  emit(modelItem(cell, n + 1, 0, 'Chat', MODELS.findIndex((x) => x.name === 'claude-haiku-4-5'), triage, false, -1));
+  emit(
+    modelItem(
+      cell,
+      n + 1,
+      0,
+      'Chat',
+      MODELS.findIndex((x) => x.name === 'claude-haiku-4-5'),
+      triage,
+      false,
+      -1,
+    ),
+  );
 }
 
 /** On the 1st of each month a warehouse backfill reads more cached tokens than a JSON number can hold. */
@@ -165,7 +220,16 @@ function giantItem(org: Organization, day: number, emit: (item: CostItem) => voi
   if (dayOfMonth(day) !== 1) return;
   const owner = org.byServiceAccount.get(GIANT_TOKEN_ACCOUNT);
   if (owner === undefined || day < org.identities[owner]!.joinDay) return;
-  const item = modelItem(cellOf(org.seed, owner, day), owner, 15, 'CLI Agent', MODELS.findIndex((x) => x.name === 'claude-haiku-4-5'), 1234, false, -1);
+  const item = modelItem(
+    cellOf(org.seed, owner, day),
+    owner,
+    15,
+    'CLI Agent',
+    MODELS.findIndex((x) => x.name === 'claude-haiku-4-5'),
+    1234,
+    false,
+    -1,
+  );
   item.extraCacheRead = GIANT_CACHE_READ + BigInt(day);
   emit(item);
 }

@@ -38,8 +38,10 @@ export function resolveRange(startRaw: string | undefined, endRaw: string | unde
   const latest = latestDay(rules);
   const start = startRaw === undefined ? undefined : parseDateParam(startRaw, 'start_date');
   const end = endRaw === undefined ? undefined : parseDateParam(endRaw, 'end_date');
-  if (end !== undefined && end > latest) throw invalidArgument(`end_date ${endRaw} is later than the latest queryable date ${latestLabel(rules)}.`);
-  if (start !== undefined && start > latest) throw invalidArgument(`start_date ${startRaw} is later than the latest queryable date ${latestLabel(rules)}.`);
+  if (end !== undefined && end > latest)
+    throw invalidArgument(`end_date ${endRaw} is later than the latest queryable date ${latestLabel(rules)}.`);
+  if (start !== undefined && start > latest)
+    throw invalidArgument(`start_date ${startRaw} is later than the latest queryable date ${latestLabel(rules)}.`);
 
   let range: DayRange;
   if (start === undefined && end === undefined) {
@@ -57,9 +59,13 @@ export function resolveRange(startRaw: string | undefined, endRaw: string | unde
 }
 
 function checkRange(range: DayRange, rules: RangeRules, startGiven: boolean): void {
-  if (range.start > range.end) throw invalidArgument(`start_date ${formatDay(range.start)} is after end_date ${formatDay(range.end)}.`);
+  if (range.start > range.end)
+    throw invalidArgument(`start_date ${formatDay(range.start)} is after end_date ${formatDay(range.end)}.`);
   const days = spanDays(range.start, range.end);
-  if (days > MAX_RANGE_DAYS) throw invalidArgument(`The date range covers ${days} days; at most ${MAX_RANGE_DAYS} days are allowed per request.`);
+  if (days > MAX_RANGE_DAYS)
+    throw invalidArgument(
+      `The date range covers ${days} days; at most ${MAX_RANGE_DAYS} days are allowed per request.`,
+    );
   if (!rules.lookback) return;
   const earliest = earliestDay(rules.today);
   if (range.end < earliest || (startGiven && range.start < earliest)) {
@@ -73,18 +79,32 @@ function checkRange(range: DayRange, rules: RangeRules, startGiven: boolean): vo
 export function resolveDate(raw: string | undefined, today: number): number {
   if (raw === undefined) return today - 1;
   const day = parseDateParam(raw, 'date');
-  if (day > today - 1) throw invalidArgument(`date ${raw} is later than the latest queryable date ${formatDay(today - 1)} (yesterday, UTC).`);
-  if (day < earliestDay(today)) throw invalidArgument(`date ${raw} is before ${formatDay(earliestDay(today))}, beyond the ${LOOKBACK_YEARS}-year lookback.`);
+  if (day > today - 1)
+    throw invalidArgument(
+      `date ${raw} is later than the latest queryable date ${formatDay(today - 1)} (yesterday, UTC).`,
+    );
+  if (day < earliestDay(today))
+    throw invalidArgument(
+      `date ${raw} is before ${formatDay(earliestDay(today))}, beyond the ${LOOKBACK_YEARS}-year lookback.`,
+    );
   return day;
 }
 
 /** cost-analytics: both dates or neither; each must be a string. */
 export function resolveCostRange(startRaw: unknown, endRaw: unknown, today: number): DayRange {
-  for (const [name, value] of [['start_date', startRaw], ['end_date', endRaw]] as const) {
-    if (value !== undefined && typeof value !== 'string') throw invalidArgument(`${name} must be a string in YYYY-MM-DD format.`);
+  for (const [name, value] of [
+    ['start_date', startRaw],
+    ['end_date', endRaw],
+  ] as const) {
+    if (value !== undefined && typeof value !== 'string')
+      throw invalidArgument(`${name} must be a string in YYYY-MM-DD format.`);
   }
   if ((startRaw === undefined) !== (endRaw === undefined)) {
     throw invalidArgument('Both start_date and end_date are required when either is given.');
   }
-  return resolveRange(startRaw as string | undefined, endRaw as string | undefined, { today, allowToday: false, lookback: true });
+  return resolveRange(startRaw as string | undefined, endRaw as string | undefined, {
+    today,
+    allowToday: false,
+    lookback: true,
+  });
 }

@@ -47,7 +47,12 @@ function split(from: Int32Array, share: number): [Int32Array, Int32Array] {
  * One identity's day, divided by editor (IDE work vs CLI work) and language. The records' metrics add
  * up exactly to the identity's daily metrics, so every endpoint tells one consistent story.
  */
-export function editorLanguageRecords(org: Organization, index: number, day: number, metrics: Int32Array): EditorLanguageRecord[] {
+export function editorLanguageRecords(
+  org: Organization,
+  index: number,
+  day: number,
+  metrics: Int32Array,
+): EditorLanguageRecord[] {
   const identity = org.identities[index]!;
   const ide = new Int32Array(METRIC_COUNT);
   const cli = new Int32Array(METRIC_COUNT);
@@ -63,9 +68,13 @@ export function editorLanguageRecords(org: Organization, index: number, day: num
 
   const ideEditor = identity.editor === CLI_EDITOR || draw(org.seed, index, day, 30) < 0.06 ? UNKNOWN : identity.editor;
   const [first, second] = identity.languages;
-  const share = second < 0 ? 1 : Math.min(1, Math.max(0, identity.languageShare + 0.2 * (draw(org.seed, index, day, 31) - 0.5)));
+  const share =
+    second < 0 ? 1 : Math.min(1, Math.max(0, identity.languageShare + 0.2 * (draw(org.seed, index, day, 31) - 0.5)));
   const records: EditorLanguageRecord[] = [];
-  for (const [editor, row] of [[ideEditor, ide], [CLI_EDITOR, cli]] as const) {
+  for (const [editor, row] of [
+    [ideEditor, ide],
+    [CLI_EDITOR, cli],
+  ] as const) {
     const [a, b] = split(row, share);
     recomputeTotals(a);
     recomputeTotals(b);

@@ -29,4 +29,9 @@ export class ChangelogError extends Error {
 }
 
 export const changelogUnavailable = () =>
-  new ChangelogError(500, 'CHANGELOG_UNAVAILABLE', 'Changelog content is temporarily unavailable.', 'Retry in a few minutes.');
+  new ChangelogError(
+    500,
+    'CHANGELOG_UNAVAILABLE',
+    'Changelog content is temporarily unavailable.',
+    'Retry in a few minutes.',
+  );

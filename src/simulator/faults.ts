@@ -28,9 +28,11 @@ export class Faults {
 
   inject(spec: FaultSpec): void {
     const count = spec.count ?? 1;
-    if (!FAULT_KINDS.includes(spec.kind)) throw new Error(`Unknown fault kind '${spec.kind}'; use one of ${FAULT_KINDS.join(', ')}.`);
+    if (!FAULT_KINDS.includes(spec.kind))
+      throw new Error(`Unknown fault kind '${spec.kind}'; use one of ${FAULT_KINDS.join(', ')}.`);
     if (!Number.isInteger(count) || count < 1) throw new Error('count must be a positive integer.');
-    if (spec.intervalMs !== undefined && !(Number.isInteger(spec.intervalMs) && spec.intervalMs >= 1)) throw new Error('intervalMs must be a positive integer.');
+    if (spec.intervalMs !== undefined && !(Number.isInteger(spec.intervalMs) && spec.intervalMs >= 1))
+      throw new Error('intervalMs must be a positive integer.');
     this.armed.push({ spec, remaining: count, skip: spec.skip ?? 0 });
   }
 

@@ -8,7 +8,8 @@ import type { RequestLog, RequestLogEntry } from './request-log.js';
 import { CHANGELOG_PATH, ROUTES } from './routes.js';
 import type { SimState } from './state.js';
 
-export interface Runtime {
+/** What a running simulator serves every request with: its state, limits, faults, log and tokens. */
+export interface SimulatorContext {
   state: SimState;
   limiter: RateLimiter;
   faults: Faults;
@@ -19,21 +20,34 @@ export interface Runtime {
   hanging: Set<ServerResponse>;
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = stringifyWithBigInts(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
   res.end(text);
 }
 
 type Send = typeof sendJson;
 
 /** Sends status and headers at once, then the body one byte every `intervalMs`: a response that is never quite late. */
-function trickle(rt: Runtime, intervalMs: number): Send {
+function trickle(sim: SimulatorContext, intervalMs: number): Send {
   return (res, status, body, headers = {}) => {
     const bytes = Buffer.from(stringifyWithBigInts(body));
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes.length, ...headers });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': bytes.length,
+      ...headers,
+    });
     res.flushHeaders();
-    rt.hanging.add(res);
+    sim.hanging.add(res);
     let sent = 0;
     const timer = setInterval(() => {
       res.write(bytes.subarray(sent, ++sent));
@@ -41,7 +55,7 @@ function trickle(rt: Runtime, intervalMs: number): Send {
     }, intervalMs);
     res.on('close', () => {
       clearInterval(timer);
-      rt.hanging.delete(res);
+      sim.hanging.delete(res);
     });
   };
 }
@@ -56,31 +70,47 @@ function bearerOf(req: IncomingMessage): string | undefined {
   return match ? match[1]!.trim() : undefined;
 }
 
-export function authOf(rt: Runtime, req: IncomingMessage): RequestLogEntry['auth'] {
+export function authOf(sim: SimulatorContext, req: IncomingMessage): RequestLogEntry['auth'] {
   if (!req.headers.authorization) return 'none';
   const token = bearerOf(req);
-  return (token !== undefined && rt.tokens.get(token)) || 'invalid';
+  return (token !== undefined && sim.tokens.get(token)) || 'invalid';
 }
 
-function retryAfterHeader(rt: Runtime, ms: number, explicit?: number): Record<string, string> {
+function retryAfterHeader(sim: SimulatorContext, ms: number, explicit?: number): Record<string, string> {
   if (explicit !== undefined) return { 'retry-after': String(explicit) };
-  return rt.retryAfter ? { 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) } : {};
+  return sim.retryAfter ? { 'retry-after': String(Math.max(1, Math.ceil(ms / 1000))) } : {};
 }
 
-function applyFault(rt: Runtime, fault: FaultSpec & { kind: Exclude<FaultKind, 'trickle'> }, path: string, req: IncomingMessage, res: ServerResponse): number {
+function applyFault(
+  sim: SimulatorContext,
+  fault: FaultSpec & { kind: Exclude<FaultKind, 'trickle'> },
+  path: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): number {
   const changelog = path === CHANGELOG_PATH;
   switch (fault.kind) {
     case '500':
     case '503': {
       const status = Number(fault.kind);
       const body = changelog
-        ? new ChangelogError(status, 'CHANGELOG_UNAVAILABLE', 'Changelog content is temporarily unavailable.', 'Retry in a few minutes.').body()
+        ? new ChangelogError(
+            status,
+            'CHANGELOG_UNAVAILABLE',
+            'Changelog content is temporarily unavailable.',
+            'Retry in a few minutes.',
+          ).body()
         : errorBody(status, status === 500 ? 'Internal' : 'Unavailable', 'Injected server error.').body;
       sendJson(res, status, body);
       return status;
     }
     case '429':
-      sendJson(res, 429, errorBody(429, 'ResourceExhausted', 'Rate limit exceeded.').body, retryAfterHeader(rt, 10_000, fault.retryAfterSeconds));
+      sendJson(
+        res,
+        429,
+        errorBody(429, 'ResourceExhausted', 'Rate limit exceeded.').body,
+        retryAfterHeader(sim, 10_000, fault.retryAfterSeconds),
+      );
       return 429;
     case 'malformed':
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
@@ -90,24 +120,29 @@ function applyFault(rt: Runtime, fault: FaultSpec & { kind: Exclude<FaultKind, '
       req.socket.resetAndDestroy();
       return 0;
     case 'hang':
-      rt.hanging.add(res);
-      res.on('close', () => rt.hanging.delete(res));
+      sim.hanging.add(res);
+      res.on('close', () => sim.hanging.delete(res));
       return 0;
   }
 }
 
 /** Serves one API request: route, fault, auth, rate limit, validation, answer; and logs it. */
-export async function handleApi(rt: Runtime, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+export async function handleApi(
+  sim: SimulatorContext,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+): Promise<void> {
   const path = url.pathname;
   const entry: RequestLogEntry = {
-    at: rt.state.generatedAt(),
+    at: sim.state.generatedAt(),
     receivedAt: Date.now(),
     method: req.method ?? 'GET',
     path,
     query: Object.fromEntries(url.searchParams),
     body: undefined,
     status: 0,
-    auth: authOf(rt, req),
+    auth: authOf(sim, req),
     userAgent: req.headers['user-agent'],
   };
   let send: Send = sendJson;
@@ -118,36 +153,55 @@ export async function handleApi(rt: Runtime, req: IncomingMessage, res: ServerRe
     } catch {
       entry.body = raw;
     }
-    const fault = rt.faults.take(path);
+    const fault = sim.faults.take(path);
     if (fault) entry.fault = fault.kind;
     if (fault && fault.kind !== 'trickle') {
-      entry.status = applyFault(rt, { ...fault, kind: fault.kind }, path, req, res);
+      entry.status = applyFault(sim, { ...fault, kind: fault.kind }, path, req, res);
       return;
     }
     // A trickle fault slows down the answer the request would have had, success or error.
-    if (fault?.kind === 'trickle') send = trickle(rt, fault.intervalMs ?? DEFAULT_TRICKLE_INTERVAL_MS);
+    if (fault?.kind === 'trickle') send = trickle(sim, fault.intervalMs ?? DEFAULT_TRICKLE_INTERVAL_MS);
     const route = ROUTES[path];
     if (!route) throw new ApiError(404, 'NotFound', `No endpoint at ${path}.`);
     if (req.method !== route.method) {
-      if (path === CHANGELOG_PATH) throw new ChangelogError(405, 'METHOD_NOT_ALLOWED', `${path} accepts GET only.`, 'Send a GET request.');
+      if (path === CHANGELOG_PATH)
+        throw new ChangelogError(405, 'METHOD_NOT_ALLOWED', `${path} accepts GET only.`, 'Send a GET request.');
       throw new ApiError(405, 'MethodNotAllowed', `${path} accepts ${route.method} only.`, { allow: route.method });
     }
     if (route.scope !== null) {
       if (entry.auth === 'none' || entry.auth === 'invalid') {
-        throw new ApiError(401, 'Unauthenticated', 'Missing or invalid authentication token; send Authorization: Bearer <API_TOKEN>.', { 'www-authenticate': 'Bearer' });
+        throw new ApiError(
+          401,
+          'Unauthenticated',
+          'Missing or invalid authentication token; send Authorization: Bearer <API_TOKEN>.',
+          { 'www-authenticate': 'Bearer' },
+        );
       }
       if (route.scope === 'write' && entry.auth !== 'write') {
-        throw new ApiError(403, 'PermissionDenied', 'This token lacks the write scope needed to change budget overrides.');
+        throw new ApiError(
+          403,
+          'PermissionDenied',
+          'This token lacks the write scope needed to change budget overrides.',
+        );
       }
       // Buckets belong to the token itself, however the header spells the scheme or spaces.
-      const decision = rt.limiter.take(bearerOf(req)!, route.group);
+      const decision = sim.limiter.take(bearerOf(req)!, route.group);
       if (!decision.ok) {
-        throw new ApiError(429, 'ResourceExhausted', 'Rate limit exceeded; requests are blocked for about 10 seconds.', retryAfterHeader(rt, decision.retryAfterMs));
+        throw new ApiError(
+          429,
+          'ResourceExhausted',
+          'Rate limit exceeded; requests are blocked for about 10 seconds.',
+          retryAfterHeader(sim, decision.retryAfterMs),
+        );
       }
     }
     // The POST endpoints take everything in the body, so any query parameter is unknown.
     if (route.method === 'POST') readQuery(url.searchParams, []);
-    const result = route.handle({ state: rt.state, query: url.searchParams, body: route.method === 'POST' ? parseJsonBody(raw) : undefined });
+    const result = route.handle({
+      state: sim.state,
+      query: url.searchParams,
+      body: route.method === 'POST' ? parseJsonBody(raw) : undefined,
+    });
     entry.status = 200;
     send(res, 200, result);
   } catch (error) {
@@ -164,6 +218,6 @@ export async function handleApi(rt: Runtime, req: IncomingMessage, res: ServerRe
       send(res, 500, errorBody(500, 'Internal', 'Internal server error.').body);
     }
   } finally {
-    rt.log.add(entry);
+    sim.log.add(entry);
   }
 }

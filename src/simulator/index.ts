@@ -5,7 +5,7 @@ import type { BillingPlan } from '../contract/enums.js';
 import { SimClock } from './clock.js';
 import { CONTROL_PREFIX, applySettings, handleControl, type SettingsUpdate } from './control.js';
 import { Faults, type FaultSpec } from './faults.js';
-import { handleApi, type Runtime } from './http-handler.js';
+import { handleApi, type SimulatorContext } from './http-handler.js';
 import { simulatorOptionsSchema, type SimulatorOptions } from './options.js';
 import { seedFrom } from './random.js';
 import { RateLimiter } from './rate-limit.js';
@@ -45,7 +45,7 @@ export async function startSimulator(input: SimulatorOptions = {}): Promise<Simu
   });
   const tokens = new Map<string, 'read' | 'write'>([[options.token, 'write']]);
   if (options.readToken) tokens.set(options.readToken, 'read');
-  const rt: Runtime = {
+  const sim: SimulatorContext = {
     state,
     limiter: new RateLimiter({ enabled: options.rateLimit, timeScale: options.timeScale }),
     faults: new Faults(),
@@ -57,7 +57,9 @@ export async function startSimulator(input: SimulatorOptions = {}): Promise<Simu
 
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://simulator.local');
-    const work = url.pathname.startsWith(CONTROL_PREFIX) ? handleControl(rt, req, res, url) : handleApi(rt, req, res, url);
+    const work = url.pathname.startsWith(CONTROL_PREFIX)
+      ? handleControl(sim, req, res, url)
+      : handleApi(sim, req, res, url);
     work.catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
       else res.destroy();
@@ -78,15 +80,15 @@ export async function startSimulator(input: SimulatorOptions = {}): Promise<Simu
     readToken: options.readToken,
     state,
     clock,
-    injectFault: (spec) => rt.faults.inject(spec),
-    clearFaults: () => rt.faults.clear(),
-    requests: () => rt.log.list(),
-    clearRequests: () => rt.log.clear(),
-    configure: (update) => applySettings(rt, update),
-    setPlan: (plan) => applySettings(rt, { plan }),
+    injectFault: (spec) => sim.faults.inject(spec),
+    clearFaults: () => sim.faults.clear(),
+    requests: () => sim.log.list(),
+    clearRequests: () => sim.log.clear(),
+    configure: (update) => applySettings(sim, update),
+    setPlan: (plan) => applySettings(sim, { plan }),
     close: async () => {
       stopWarming();
-      for (const res of rt.hanging) res.destroy();
+      for (const res of sim.hanging) res.destroy();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -20,7 +20,10 @@ export const simulatorOptionsSchema = z
     /** Precompute the last 90 days in the background after start-up. */
     warm: z.boolean().default(true),
     /** The "today" the organization's history is generated around; defaults to the clock's today. */
-    anchorDate: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
+    anchorDate: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional(),
   })
   .strict();
 

@@ -81,7 +81,15 @@ function makeUser(rng: Rng, email: string, anchorDay: number): Identity {
     usesRemoteAgent: rng.next() < 0.3,
     languages: [lang, secondIndex(rng, LANGUAGE_WEIGHTS, lang, 0.7)],
     languageShare: 0.55 + 0.35 * rng.next(),
-    models: [model, secondIndex(rng, MODELS.map((m) => m.weight), model, 0.5)],
+    models: [
+      model,
+      secondIndex(
+        rng,
+        MODELS.map((m) => m.weight),
+        model,
+        0.5,
+      ),
+    ],
     modelShare: 0.6 + 0.3 * rng.next(),
     byok: rng.next() < 0.12,
     expertAffinity: rng.next() < 0.35 ? 0.1 + 0.4 * rng.next() : 0,

@@ -32,13 +32,20 @@ export class OverrideStore {
     const rng = new Rng(this.org.seed ^ 0x0b0d9e7);
     this.org.identities.forEach((identity, owner) => {
       const chance = identity.kind === 'service_account' ? 0.4 : 0.07;
-      if (rng.next() < chance) this.put(owner, 'BUDGET_RESOURCE_CREDITS_CONSUMED', rng.next() < 0.1 ? '' : rng.pick(CREDIT_LIMITS));
-      if (rng.next() < chance * 0.6) this.put(owner, 'BUDGET_RESOURCE_USD_COST', rng.next() < 0.1 ? '' : rng.pick(USD_LIMITS));
+      if (rng.next() < chance)
+        this.put(owner, 'BUDGET_RESOURCE_CREDITS_CONSUMED', rng.next() < 0.1 ? '' : rng.pick(CREDIT_LIMITS));
+      if (rng.next() < chance * 0.6)
+        this.put(owner, 'BUDGET_RESOURCE_USD_COST', rng.next() < 0.1 ? '' : rng.pick(USD_LIMITS));
     });
   }
 
   private put(owner: number, resource: BudgetResource, limit: string): void {
-    this.items.set(keyOf(owner, resource, 'BUDGET_PERIOD_MONTHLY'), { owner, resource, period: 'BUDGET_PERIOD_MONTHLY', limit });
+    this.items.set(keyOf(owner, resource, 'BUDGET_PERIOD_MONTHLY'), {
+      owner,
+      resource,
+      period: 'BUDGET_PERIOD_MONTHLY',
+      limit,
+    });
   }
 
   get planResource(): BudgetResource {
@@ -51,7 +58,10 @@ export class OverrideStore {
   }
 
   /** Current members' overrides of the plan's resource, in the API's identity order. */
-  read(today: number, filter: { owners?: Set<number>; resource?: BudgetResource; period?: BudgetPeriod }): StoredOverride[] {
+  read(
+    today: number,
+    filter: { owners?: Set<number>; resource?: BudgetResource; period?: BudgetPeriod },
+  ): StoredOverride[] {
     return [...this.items.values()]
       .filter(
         (o) =>

@@ -28,12 +28,21 @@ export function decodeCursorState(cursor: string | undefined, fp: string): Curso
   const parts = Buffer.from(cursor, 'base64url').toString('utf8').split('.');
   const offset = Number(parts[2]);
   const snapshot = Number(parts[3]);
-  const wellFormed = parts.length === 5 && parts[0] === 'v1' && Number.isSafeInteger(offset) && offset >= 0 && Number.isSafeInteger(snapshot);
+  const wellFormed =
+    parts.length === 5 &&
+    parts[0] === 'v1' &&
+    Number.isSafeInteger(offset) &&
+    offset >= 0 &&
+    Number.isSafeInteger(snapshot);
   if (!wellFormed || parts[4] !== checksum(parts[1]!, offset, snapshot)) {
-    throw invalidArgument('cursor is not valid; pass back the next_cursor of the previous response unchanged, or omit it for the first page.');
+    throw invalidArgument(
+      'cursor is not valid; pass back the next_cursor of the previous response unchanged, or omit it for the first page.',
+    );
   }
   if (parts[1] !== fp) {
-    throw invalidArgument('cursor belongs to a different query; repeat the same parameters as the request that returned it.');
+    throw invalidArgument(
+      'cursor belongs to a different query; repeat the same parameters as the request that returned it.',
+    );
   }
   return { offset, snapshot };
 }
@@ -47,7 +56,13 @@ export interface Page {
   has_more: boolean;
 }
 
-export function pageOf(fp: string, offset: number, pageSize: number, total: number, snapshot = 0): { from: number; to: number; pagination: Page } {
+export function pageOf(
+  fp: string,
+  offset: number,
+  pageSize: number,
+  total: number,
+  snapshot = 0,
+): { from: number; to: number; pagination: Page } {
   const from = Math.min(offset, total);
   const to = Math.min(from + pageSize, total);
   const hasMore = to < total;

@@ -8,12 +8,15 @@ const list = (names: readonly string[]) => names.map((n) => `'${n}'`).join(', ')
 export function readQuery(params: URLSearchParams, allowed: readonly string[]): Record<string, string | undefined> {
   const unknown = [...new Set([...params.keys()].filter((k) => !allowed.includes(k)))];
   if (unknown.length > 0) {
-    throw invalidArgument(`Unknown query parameter${unknown.length > 1 ? 's' : ''} ${list(unknown)}; accepted: ${allowed.length ? list(allowed) : 'none'}.`);
+    throw invalidArgument(
+      `Unknown query parameter${unknown.length > 1 ? 's' : ''} ${list(unknown)}; accepted: ${allowed.length ? list(allowed) : 'none'}.`,
+    );
   }
   const out: Record<string, string | undefined> = {};
   for (const name of allowed) {
     const values = params.getAll(name);
-    if (values.length > 1) throw invalidArgument(`Query parameter '${name}' was given ${values.length} times; give it once.`);
+    if (values.length > 1)
+      throw invalidArgument(`Query parameter '${name}' was given ${values.length} times; give it once.`);
     out[name] = values[0];
   }
   return out;
@@ -25,7 +28,8 @@ export function pageSizeOf(raw: unknown, endpoint: PagedEndpoint): number {
   if (raw === undefined) return fallback;
   // Query strings carry digits; a JSON body must carry a number.
   const value = endpoint !== 'cost-analytics' && typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
-  if (typeof value !== 'number' || !Number.isInteger(value)) throw invalidArgument(`page_size must be an integer of at least 1, got ${JSON.stringify(raw)}.`);
+  if (typeof value !== 'number' || !Number.isInteger(value))
+    throw invalidArgument(`page_size must be an integer of at least 1, got ${JSON.stringify(raw)}.`);
   if (value < 1) throw invalidArgument(`page_size must be at least 1, got ${value}.`);
   return Math.min(value, max);
 }
@@ -40,7 +44,9 @@ export function booleanOf(raw: string | undefined, name: string): boolean {
 export function rejectUnknownFields(value: Record<string, unknown>, allowed: readonly string[], where: string): void {
   const unknown = Object.keys(value).filter((k) => !allowed.includes(k));
   if (unknown.length > 0) {
-    throw invalidArgument(`Unknown field${unknown.length > 1 ? 's' : ''} ${list(unknown)} in ${where}; accepted: ${list(allowed)}.`);
+    throw invalidArgument(
+      `Unknown field${unknown.length > 1 ? 's' : ''} ${list(unknown)} in ${where}; accepted: ${list(allowed)}.`,
+    );
   }
 }
 
@@ -50,7 +56,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 export function stringArrayOf(value: unknown, name: string): string[] | undefined {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) throw invalidArgument(`${name} must be an array of strings.`);
+  if (!Array.isArray(value) || value.some((v) => typeof v !== 'string'))
+    throw invalidArgument(`${name} must be an array of strings.`);
   return value as string[];
 }
 
@@ -70,7 +77,8 @@ export async function readBodyText(req: IncomingMessage): Promise<string> {
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_BODY_BYTES) throw new ApiError(413, 'InvalidArgument', `Request body exceeds ${MAX_BODY_BYTES} bytes.`);
+    if (size > MAX_BODY_BYTES)
+      throw new ApiError(413, 'InvalidArgument', `Request body exceeds ${MAX_BODY_BYTES} bytes.`);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks).toString('utf8');

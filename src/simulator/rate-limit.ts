@@ -60,7 +60,8 @@ export class RateLimiter {
     }
     bucket.tokens = Math.min(burst, bucket.tokens + ((t - bucket.updatedAt) * perMinute) / 60_000);
     bucket.updatedAt = t;
-    if (t < bucket.blockedUntil) return { ok: false, retryAfterMs: (bucket.blockedUntil - t) / this.settings.timeScale };
+    if (t < bucket.blockedUntil)
+      return { ok: false, retryAfterMs: (bucket.blockedUntil - t) / this.settings.timeScale };
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
       return { ok: true };

@@ -21,7 +21,12 @@ export const ROUTES: Record<string, Route> = {
   '/analytics/v0/dau': { method: 'GET', scope: 'read', group: 'general', handle: dau },
   '/analytics/v0/daily-usage': { method: 'GET', scope: 'read', group: 'general', handle: dailyUsage },
   '/analytics/v0/user-activity': { method: 'GET', scope: 'read', group: 'general', handle: userActivity },
-  '/analytics/v0/daily-user-activity-by-editor-language': { method: 'GET', scope: 'read', group: 'general', handle: editorLanguage },
+  '/analytics/v0/daily-user-activity-by-editor-language': {
+    method: 'GET',
+    scope: 'read',
+    group: 'general',
+    handle: editorLanguage,
+  },
   '/analytics/v0/credit-usage-by-user': { method: 'GET', scope: 'read', group: 'credit-usage', handle: creditUsage },
   '/analytics/v0/cost-analytics': { method: 'POST', scope: 'read', group: 'cost-analytics', handle: costAnalytics },
   '/analytics/v0/get-user-budget-overrides': { method: 'POST', scope: 'read', group: 'general', handle: getOverrides },

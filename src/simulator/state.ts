@@ -11,7 +11,14 @@ import { ResultCache } from './pagination.js';
 export const PUBLISH_DELAY_MS = 2 * 3_600_000;
 
 function emptyDay(day: number): DayData {
-  return { day, ids: new Int32Array(0), metrics: new Int32Array(0), creditModels: new Int8Array(0), credits: new Int32Array(0), unpublished: true };
+  return {
+    day,
+    ids: new Int32Array(0),
+    metrics: new Int32Array(0),
+    creditModels: new Int8Array(0),
+    credits: new Int32Array(0),
+    unpublished: true,
+  };
 }
 
 /** Everything the endpoints read and write. */

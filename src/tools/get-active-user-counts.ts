@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
 import { int, percent } from '../format/text.js';
-import { rangeArg, rangeInputs } from './common.js';
-import { READ_ONLY, defineTool } from './types.js';
+import { dauCount } from '../upstream/endpoints/dau-count.js';
+import { READ_ONLY, defineTool } from './define-tool.js';
+import { rangeArg, rangeInputs } from './inputs.js';
 
 const day = z.object({ date: z.string(), user_count: z.number().int() });
 
@@ -30,9 +31,10 @@ export const getActiveUserCounts = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
-    const answer = await ctx.client.dauCount(rangeArg(args), { signal: ctx.signal });
+    const answer = await ctx.client.list(dauCount, rangeArg(args), { signal: ctx.signal });
     const days = answer.data;
-    const mean = (xs: number[]) => (xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10 : null);
+    const mean = (xs: number[]) =>
+      xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10 : null;
     const weekend = (d: string) => [0, 6].includes(new Date(`${d}T00:00:00Z`).getUTCDay());
     const byCount = [...days].sort((a, b) => a.user_count - b.user_count || (a.date < b.date ? -1 : 1));
     const weeks = [];
@@ -59,15 +61,26 @@ export const getActiveUserCounts = defineTool({
   text(out) {
     const s = out.summary;
     const head = `Daily active users ${out.start_date}..${out.end_date} (${s.days} days): avg ${int(Math.round(s.average))}/day`;
-    const split = s.weekday_average !== null && s.weekend_average !== null ? `; weekdays ${int(Math.round(s.weekday_average))}, weekends ${int(Math.round(s.weekend_average))}` : '';
-    const extremes = s.peak && s.low ? `; peak ${int(s.peak.user_count)} (${s.peak.date}), low ${int(s.low.user_count)} (${s.low.date})` : '';
+    const split =
+      s.weekday_average !== null && s.weekend_average !== null
+        ? `; weekdays ${int(Math.round(s.weekday_average))}, weekends ${int(Math.round(s.weekend_average))}`
+        : '';
+    const extremes =
+      s.peak && s.low
+        ? `; peak ${int(s.peak.user_count)} (${s.peak.date}), low ${int(s.low.user_count)} (${s.low.date})`
+        : '';
     const lines = [`${head}${split}${extremes}.`];
     const weeks = s.weekly_averages;
     if (weeks.length > 1) {
       const first = weeks[0]!.average;
       const last = weeks.at(-1)!.average;
-      const change = first === 0 ? '' : ` (${last >= first ? '+' : '-'}${percent(Math.abs(last - first), first)} first to last week)`;
-      lines.push(`Weekly avg from ${weeks[0]!.week_start}: ${weeks.map((w) => Math.round(w.average)).join(' ')}${change}`);
+      const change =
+        first === 0
+          ? ''
+          : ` (${last >= first ? '+' : '-'}${percent(Math.abs(last - first), first)} first to last week)`;
+      lines.push(
+        `Weekly avg from ${weeks[0]!.week_start}: ${weeks.map((w) => Math.round(w.average)).join(' ')}${change}`,
+      );
     } else {
       lines.push(out.days.map((d) => `${d.date.slice(5)} ${d.user_count}`).join(', '));
     }

@@ -1,9 +1,12 @@
-import { assertServiceAccountName } from './identity-format.js';
 import { z } from 'zod';
 import { commonDomain, int, shortId } from '../format/text.js';
-import { identityOf, identityOut, listInputs, tableOut } from './common.js';
-import { fullResource, periodInput, resourceInput, shortResource } from './budget-common.js';
-import { READ_ONLY, defineTool } from './types.js';
+import { getUserBudgetOverrides } from '../upstream/endpoints/get-user-budget-overrides.js';
+import { fullResource, periodInput, resourceInput, shortResource } from './budget-resources.js';
+import { READ_ONLY, defineTool } from './define-tool.js';
+import { assertServiceAccountName } from './identity-format.js';
+import { listInputs } from './inputs.js';
+import { tableOut } from './listing.js';
+import { identityOf, identityOut } from './rows.js';
 
 export const getBudgetOverrides = defineTool({
   name: 'get_budget_overrides',
@@ -21,22 +24,48 @@ export const getBudgetOverrides = defineTool({
     order: listInputs.order.default('asc'),
   }),
   output: z.object({
-    rows: z.array(z.object({ ...identityOut, resource: z.string(), period: z.string(), limit: z.string().describe('"" when cleared') })),
-    counts: z.object({ users: z.number().int(), service_accounts: z.number().int(), cleared: z.number().int(), by_limit: z.record(z.string(), z.number().int()) }),
+    rows: z.array(
+      z.object({
+        ...identityOut,
+        resource: z.string(),
+        period: z.string(),
+        limit: z.string().describe('"" when cleared'),
+      }),
+    ),
+    counts: z.object({
+      users: z.number().int(),
+      service_accounts: z.number().int(),
+      cleared: z.number().int(),
+      by_limit: z.record(z.string(), z.number().int()),
+    }),
     ...tableOut,
     read_at: z.string(),
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
     const emails = args.user_emails ? await Promise.all(args.user_emails.map((e) => ctx.resolveEmail(e))) : undefined;
-    const { value, freshness } = await ctx.client.getOverrides(
-      { user_emails: emails, service_account_names: args.service_account_names?.map(assertServiceAccountName), resource: args.resource && fullResource(args.resource), period: args.period && 'BUDGET_PERIOD_MONTHLY' },
+    const { value, freshness } = await ctx.client.call(
+      getUserBudgetOverrides,
+      {
+        user_emails: emails,
+        service_account_names: args.service_account_names?.map(assertServiceAccountName),
+        resource: args.resource && fullResource(args.resource),
+        period: args.period && 'BUDGET_PERIOD_MONTHLY',
+      },
       ctx.signal,
     );
-    const all = value.overrides.map((o) => ({ ...identityOf(o), resource: shortResource(o.resource), period: o.period === 'BUDGET_PERIOD_MONTHLY' ? 'monthly' : o.period, limit: o.config.limit }));
+    const all = value.overrides.map((o) => ({
+      ...identityOf(o),
+      resource: shortResource(o.resource),
+      period: o.period === 'BUDGET_PERIOD_MONTHLY' ? 'monthly' : o.period,
+      limit: o.config.limit,
+    }));
     const sign = args.order === 'asc' ? 1 : -1;
-    const byLimit = (a: string, b: string) => (a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
-    const sorted = [...all].sort((a, b) => sign * (args.sort_by === 'limit' ? byLimit(a.limit, b.limit) : a.user < b.user ? -1 : a.user > b.user ? 1 : 0));
+    const byLimit = (a: string, b: string) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+    const sorted = [...all].sort(
+      (a, b) =>
+        sign * (args.sort_by === 'limit' ? byLimit(a.limit, b.limit) : a.user < b.user ? -1 : a.user > b.user ? 1 : 0),
+    );
     const rows = sorted.slice(0, args.limit);
     const counts: Record<string, number> = {};
     for (const o of all) if (o.limit !== '') counts[o.limit] = (counts[o.limit] ?? 0) + 1;
@@ -64,7 +93,10 @@ export const getBudgetOverrides = defineTool({
     if (limits.length) lines.push(`Limits: ${limits.map(([l, n]) => `${int(l)}×${n}`).join(', ')}.`);
     if (out.rows.length) {
       const domain = commonDomain(out.rows.map((r) => r.user));
-      const items = out.rows.map((r) => `${shortId(r.user, domain)}${r.kind === 'service_account' ? ' (sa)' : ''} ${r.limit === '' ? 'cleared' : int(r.limit)}`);
+      const items = out.rows.map(
+        (r) =>
+          `${shortId(r.user, domain)}${r.kind === 'service_account' ? ' (sa)' : ''} ${r.limit === '' ? 'cleared' : int(r.limit)}`,
+      );
       lines.push(`Showing ${out.returned_rows}${domain ? ` (emails ${domain})` : ''}: ${items.join(', ')}`);
     }
     return lines.join('\n');

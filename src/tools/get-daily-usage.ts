@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
 import { int, table } from '../format/text.js';
-import { DEFAULT_METRICS, metricsInput, metricValues, pickMetrics, rangeArg, rangeInputs, sumMetrics } from './common.js';
-import { READ_ONLY, defineTool } from './types.js';
+import { dailyUsage } from '../upstream/endpoints/daily-usage.js';
+import { READ_ONLY, defineTool } from './define-tool.js';
+import { metricsInput, rangeArg, rangeInputs } from './inputs.js';
+import { DEFAULT_METRICS, metricValues, pickMetrics, sumMetrics } from './metrics.js';
 
 export const getDailyUsage = defineTool({
   name: 'get_daily_usage',
@@ -22,7 +24,7 @@ export const getDailyUsage = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
-    const answer = await ctx.client.dailyUsage(rangeArg(args), { signal: ctx.signal });
+    const answer = await ctx.client.list(dailyUsage, rangeArg(args), { signal: ctx.signal });
     const fields = args.metrics ?? DEFAULT_METRICS;
     const days = answer.data.map((d) => ({ date: d.date, values: pickMetrics(d.metrics, fields) }));
     return {
@@ -30,7 +32,7 @@ export const getDailyUsage = defineTool({
       end_date: answer.end_date,
       metrics: fields,
       days,
-      totals: sumMetrics(days.map((d) => d.values), fields),
+      totals: sumMetrics(days, fields),
       days_with_activity: days.length,
       freshness: freshnessOut(answer.freshness, answer.end_date),
     };
@@ -43,7 +45,13 @@ export const getDailyUsage = defineTool({
     ];
     const zero = out.metrics.filter((m) => out.totals[m] === 0);
     if (zero.length) lines.push(`All zero: ${zero.join(', ')}.`);
-    if (out.days.length && shown.length) lines.push(table(['date', ...shown], out.days.map((d) => [d.date, ...shown.map((m) => d.values[m])])));
+    if (out.days.length && shown.length)
+      lines.push(
+        table(
+          ['date', ...shown],
+          out.days.map((d) => [d.date, ...shown.map((m) => d.values[m])]),
+        ),
+      );
     lines.push(freshnessLine(out.freshness));
     return lines.join('\n');
   },

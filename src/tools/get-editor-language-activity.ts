@@ -1,10 +1,13 @@
 import { z } from 'zod';
-import { freshnessLine, freshnessSchema } from '../format/freshness.js';
+import { freshnessLine } from '../format/freshness.js';
 import { commonDomain, int, percent, shortId, table } from '../format/text.js';
 import { identityKey } from '../upstream/merge.js';
-import type { EditorLanguage } from '../upstream/schemas.js';
-import { date, identityOf, listing, listInputs, metricFields, metricsInput, metricValues, pageInputs, pagingOut, pickMetrics, sortByInput, sortRows, sumMetrics, tableMeta, tableOut, userMatcher, usersInput } from './common.js';
-import { READ_ONLY, defineTool } from './types.js';
+import { dailyUserActivityByEditorLanguage } from '../upstream/endpoints/daily-user-activity-by-editor-language.js';
+import { READ_ONLY, defineTool } from './define-tool.js';
+import { date, listInputs, metricsInput, pageInputs, sortByInput, usersInput } from './inputs.js';
+import { listOut, listOutput, listRows } from './listing.js';
+import { metricFields, metricValues, pickMetrics, sumMetrics } from './metrics.js';
+import { identityOf, sortRows } from './rows.js';
 
 const GROUPS = ['editor', 'language', 'editor_language', 'user'] as const;
 
@@ -39,29 +42,36 @@ export const getEditorLanguageActivity = defineTool({
       }),
     ),
     totals: z.object({ users: z.number().int(), records: z.number().int(), values: metricValues }),
-    ...tableOut,
-    ...pagingOut,
-    freshness: freshnessSchema,
+    ...listOut,
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
-    // Checked before any page is fetched: a malformed name fails fast.
-    const match = await userMatcher(args.users, ctx);
-    const meta = await listing<EditorLanguage, EditorLanguage['records'][number]>(
-      args,
-      { page: () => ctx.client.rawPage('editor-language', { date: args.date, cursor: args.cursor, page_size: args.page_size }, ctx.signal), items: (v) => v.records, span: (v) => [v.metadata.effective_date, v.metadata.effective_date] },
-      () => ctx.client.editorLanguage(args.date, { signal: ctx.signal, onProgress: ctx.progress }),
-    );
-    const records = meta.items;
+    const listed = await listRows(ctx, dailyUserActivityByEditorLanguage, { date: args.date }, args);
     const fields = metricFields(args.metrics, args.sort_by);
-    const chosen = match ? records.filter(match) : records;
+    const chosen = listed.matching;
 
-    type Row = { editor?: string; language?: string; user?: string; kind?: 'user' | 'service_account'; members: Set<string>; values: Record<string, number> };
+    type Row = {
+      editor?: string;
+      language?: string;
+      user?: string;
+      kind?: 'user' | 'service_account';
+      members: Set<string>;
+      values: Record<string, number>;
+    };
     const groups = new Map<string, Row>();
     chosen.forEach((r, i) => {
       const id = identityOf(r);
       const g = args.group_by;
-      const key = g === 'editor' ? r.editor : g === 'language' ? r.language : g === 'editor_language' ? `${r.editor}\u0000${r.language}` : g === 'user' ? identityKey(r) : String(i);
+      const key =
+        g === 'editor'
+          ? r.editor
+          : g === 'language'
+            ? r.language
+            : g === 'editor_language'
+              ? `${r.editor}\u0000${r.language}`
+              : g === 'user'
+                ? identityKey(r)
+                : String(i);
       let row = groups.get(key);
       if (!row) {
         row = {
@@ -82,13 +92,17 @@ export const getEditorLanguageActivity = defineTool({
     const sorted = sortRows(all, sortKey, args.order, (r) => `${r.editor ?? ''}|${r.language ?? ''}|${r.user ?? ''}`);
     const rows = sorted.slice(0, args.limit);
     return {
-      date: meta.start,
+      date: listed.start,
       group_by: args.group_by ?? null,
       sort_by: args.sort_by,
       metrics: fields,
       rows,
-      totals: { users: new Set(chosen.map(identityKey)).size, records: chosen.length, values: sumMetrics(all.map((r) => r.values), fields) },
-      ...tableMeta(all, rows, meta),
+      totals: {
+        users: new Set(chosen.map(identityKey)).size,
+        records: chosen.length,
+        values: sumMetrics(all, fields),
+      },
+      ...listOutput(all, rows, listed),
     };
   },
   text(out) {
@@ -96,7 +110,13 @@ export const getEditorLanguageActivity = defineTool({
     const lead = shown[0];
     const domain = commonDomain(out.rows.flatMap((r) => (r.user ? [r.user] : [])));
     const label = (r: (typeof out.rows)[number]) =>
-      [r.editor, r.language, r.user ? shortId(r.user, domain) + (r.kind === 'service_account' ? ' (sa)' : '') : undefined].filter(Boolean).join(' / ');
+      [
+        r.editor,
+        r.language,
+        r.user ? shortId(r.user, domain) + (r.kind === 'service_account' ? ' (sa)' : '') : undefined,
+      ]
+        .filter(Boolean)
+        .join(' / ');
     const partial = out.truncated || out.next_cursor !== null ? ' Partial: not every page was read.' : '';
     const by = out.group_by ? `by ${out.group_by}` : 'per user, editor and language';
     const lines = [
@@ -106,14 +126,27 @@ export const getEditorLanguageActivity = defineTool({
     // Without this, a model adds up the per-editor counts and reports more people than there are.
     const counted = out.rows.reduce((sum, r) => sum + r.users, 0);
     if (out.group_by && out.group_by !== 'user' && counted > out.totals.users) {
-      const several = { editor: 'editors', language: 'languages', editor_language: 'editor/language pairs' }[out.group_by] ?? 'rows';
-      lines.push(`One person can use several ${several}, so the users per row add up to ${int(counted)}, more than the ${int(out.totals.users)} distinct users.`);
+      const several =
+        { editor: 'editors', language: 'languages', editor_language: 'editor/language pairs' }[out.group_by] ?? 'rows';
+      lines.push(
+        `One person can use several ${several}, so the users per row add up to ${int(counted)}, more than the ${int(out.totals.users)} distinct users.`,
+      );
     }
     if (out.rows.length) {
       const columns = [out.group_by ?? 'user / editor / language', 'users', ...shown];
       if (domain) columns[0] += ` (${domain})`;
       if (lead) columns.push(`share of ${lead}`);
-      lines.push(table(columns, out.rows.map((r) => [label(r), r.users, ...shown.map((m) => r.values[m]), ...(lead ? [percent(r.values[lead]!, out.totals.values[lead]!)] : [])])));
+      lines.push(
+        table(
+          columns,
+          out.rows.map((r) => [
+            label(r),
+            r.users,
+            ...shown.map((m) => r.values[m]),
+            ...(lead ? [percent(r.values[lead]!, out.totals.values[lead]!)] : []),
+          ]),
+        ),
+      );
     }
     if (out.next_cursor) lines.push(`next_cursor: ${out.next_cursor}`);
     lines.push(freshnessLine(out.freshness));

@@ -1,10 +1,13 @@
 import { z } from 'zod';
 import type { MetricField } from '../contract/metrics.js';
-import { freshnessLine, freshnessSchema } from '../format/freshness.js';
+import { freshnessLine } from '../format/freshness.js';
 import { commonDomain, int, shortId, table } from '../format/text.js';
-import type { UserActivity } from '../upstream/schemas.js';
-import { identityOf, identityOut, listing, listInputs, metricFields, metricsInput, metricValues, pageInputs, pagingOut, pickMetrics, rangeArg, rangeInputs, sortByInput, sortRows, sumMetrics, tableMeta, tableOut, userMatcher, usersInput } from './common.js';
-import { READ_ONLY, defineTool } from './types.js';
+import { userActivity } from '../upstream/endpoints/user-activity.js';
+import { READ_ONLY, defineTool } from './define-tool.js';
+import { listInputs, metricsInput, pageInputs, rangeArg, rangeInputs, sortByInput, usersInput } from './inputs.js';
+import { listOut, listOutput, listRows } from './listing.js';
+import { metricFields, metricValues, pickMetrics, sumMetrics } from './metrics.js';
+import { identityOf, identityOut, sortRows } from './rows.js';
 
 export const getUserActivity = defineTool({
   name: 'get_user_activity',
@@ -27,32 +30,36 @@ export const getUserActivity = defineTool({
     metrics: z.array(z.string()),
     rows: z.array(z.object({ ...identityOut, active_days: z.number().int(), values: metricValues })),
     totals: z.object({ active_user_days: z.number().int(), values: metricValues }),
-    ...tableOut,
-    ...pagingOut,
-    freshness: freshnessSchema,
+    ...listOut,
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
-    // Checked before any page is fetched: a malformed name fails fast.
-    const match = await userMatcher(args.users, ctx);
-    const meta = await listing<UserActivity, UserActivity['users'][number]>(
-      args,
-      { page: () => ctx.client.rawPage('user-activity', { range: rangeArg(args), cursor: args.cursor, page_size: args.page_size }, ctx.signal), items: (v) => v.users, span: (v) => [v.metadata.effective_start_date, v.metadata.effective_end_date] },
-      () => ctx.client.userActivity(rangeArg(args), { signal: ctx.signal, onProgress: ctx.progress }),
-    );
-    const users = meta.items;
+    const listed = await listRows(ctx, userActivity, rangeArg(args), args);
     const fields = metricFields(args.metrics, args.sort_by);
-    const all = (match ? users.filter(match) : users).map((u) => ({ ...identityOf(u), active_days: u.active_days, values: pickMetrics(u.metrics, fields), sortKey: args.sort_by === 'active_days' ? u.active_days : u.metrics[args.sort_by as MetricField] }));
-    const sorted = sortRows(all, (r) => r.sortKey, args.order, (r) => r.user);
+    const all = listed.matching.map((u) => ({
+      ...identityOf(u),
+      active_days: u.active_days,
+      values: pickMetrics(u.metrics, fields),
+      sortKey: args.sort_by === 'active_days' ? u.active_days : u.metrics[args.sort_by as MetricField],
+    }));
+    const sorted = sortRows(
+      all,
+      (r) => r.sortKey,
+      args.order,
+      (r) => r.user,
+    );
     const rows = sorted.slice(0, args.limit).map(({ sortKey: _s, ...r }) => r);
     return {
-      start_date: meta.start,
-      end_date: meta.end,
+      start_date: listed.start,
+      end_date: listed.end,
       sort_by: args.sort_by,
       metrics: fields,
       rows,
-      totals: { active_user_days: all.reduce((n, r) => n + r.active_days, 0), values: sumMetrics(all.map((r) => r.values), fields) },
-      ...tableMeta(all, rows, meta),
+      totals: {
+        active_user_days: all.reduce((n, r) => n + r.active_days, 0),
+        values: sumMetrics(all, fields),
+      },
+      ...listOutput(all, rows, listed),
     };
   },
   text(out) {
@@ -64,7 +71,16 @@ export const getUserActivity = defineTool({
       `Totals (all ${int(out.total_rows)}): active user-days ${int(out.totals.active_user_days)}, ${shown.map((m) => `${m} ${int(out.totals.values[m]!)}`).join(', ')}.`,
     ];
     if (out.rows.length) {
-      lines.push(table([`user${domain ? ` (${domain})` : ''}`, 'days', ...shown], out.rows.map((r) => [shortId(r.user, domain) + (r.kind === 'service_account' ? ' (sa)' : ''), r.active_days, ...shown.map((m) => r.values[m])])));
+      lines.push(
+        table(
+          [`user${domain ? ` (${domain})` : ''}`, 'days', ...shown],
+          out.rows.map((r) => [
+            shortId(r.user, domain) + (r.kind === 'service_account' ? ' (sa)' : ''),
+            r.active_days,
+            ...shown.map((m) => r.values[m]),
+          ]),
+        ),
+      );
     }
     if (out.next_cursor) lines.push(`next_cursor: ${out.next_cursor}`);
     lines.push(freshnessLine(out.freshness));

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from '../upstream/errors.js';
+import { UserInputError } from '../errors.js';
 
 /**
  * What can be checked about an identity before it is sent: a malformed one makes the upstream refuse the
@@ -23,13 +23,13 @@ export function serviceAccountProblem(text: string): string | undefined {
 
 export function assertServiceAccountName(text: string): string {
   const problem = serviceAccountProblem(text);
-  if (problem) throw new InvalidArgumentError(problem);
+  if (problem) throw new UserInputError(problem);
   return text;
 }
 
 export function assertCursor(cursor: string | undefined): void {
   if (cursor === undefined || cursor.length <= MAX_CURSOR_LENGTH) return;
-  throw new InvalidArgumentError(
+  throw new UserInputError(
     `cursor is ${cursor.length} characters long, which no upstream cursor is; pass back next_cursor exactly as an earlier answer gave it, or leave cursor out to start from the first page`,
   );
 }

@@ -1,6 +1,6 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { InvalidArgumentError } from '../upstream/errors.js';
+import { UserInputError } from '../errors.js';
 import { compactSchema } from './compact-schema.js';
 import type { ToolDef } from './types.js';
 
@@ -19,23 +19,22 @@ export function advertisedInput(schema: z.ZodObject): StandardSchemaWithJSON<unk
 
 /** The tool with its handler taking raw arguments: they are checked (strictly) and defaulted before it runs. */
 export function withCheckedArgs(def: ToolDef): ToolDef {
-  return { ...def, run: async (args, ctx) => def.run(await checkedArgs(def, args), ctx) };
+  return { ...def, run: async (args, ctx) => def.run(await checkedArgs(def.name, def.input, args), ctx) };
 }
 
 /** What a message lists at most: a fuzzed call with thousands of bad fields gets a readable answer. */
 const MAX_PROBLEMS = 10;
 
-async function checkedArgs(def: ToolDef, args: unknown): Promise<z.output<ToolDef['input']>> {
-  const parsed = await def.input.safeParseAsync(args ?? {});
+/** The arguments of a tool (or prompt) called `name`, parsed by `schema`; a UserInputError in our words if they do not fit. */
+export async function checkedArgs<S extends z.ZodObject>(name: string, schema: S, args: unknown): Promise<z.output<S>> {
+  const parsed = await schema.safeParseAsync(args ?? {});
   if (parsed.success) return parsed.data;
   // Misspelt names first, outermost first: they usually explain the rest (a required argument that seems missing).
   const rank = (i: z.core.$ZodIssue) => (i.code === 'unrecognized_keys' ? 0 : 1000) + i.path.length;
   const issues = [...parsed.error.issues].sort((a, b) => rank(a) - rank(b));
-  const problems = [...new Set(issues.map((issue) => describe(issue, def.input, args)))];
+  const problems = [...new Set(issues.map((issue) => describe(issue, schema, args)))];
   const more = problems.length > MAX_PROBLEMS ? `; and ${problems.length - MAX_PROBLEMS} more problems` : '';
-  throw new InvalidArgumentError(
-    `Invalid arguments for ${def.name}: ${problems.slice(0, MAX_PROBLEMS).join('; ')}${more}`,
-  );
+  throw new UserInputError(`Invalid arguments for ${name}: ${problems.slice(0, MAX_PROBLEMS).join('; ')}${more}`);
 }
 
 function describe(issue: z.core.$ZodIssue, schema: z.ZodType, args: unknown): string {

@@ -30,20 +30,11 @@ export interface ToolContext {
    * and 'stale' (asked about a different change) mean: throw ConfirmationNeeded. 'cannot_ask': the
    * connection cannot tell whether the client can confirm (stateless 2025-era HTTP), so do not write.
    */
-  confirmation?: { answer(digest: string): Promise<'accepted' | 'declined' | 'cancelled' | 'missing' | 'stale' | 'cannot_ask'> };
+  confirmation?: {
+    answer(digest: string): Promise<'accepted' | 'declined' | 'cancelled' | 'missing' | 'stale' | 'cannot_ask'>;
+  };
   /** Records budget changes that were sent upstream. */
   audit: AuditSink;
-}
-
-/** Thrown by a handler to ask the user before writing; the server turns it into an input-required result. */
-export class ConfirmationNeeded extends Error {
-  constructor(
-    message: string,
-    /** Identifies exactly what the user is asked to approve; the answer only counts for the same digest. */
-    readonly digest: string,
-  ) {
-    super(message);
-  }
 }
 
 /** A tool as data: its public contract and a handler that returns the structured answer. */
@@ -61,10 +52,4 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   text(out: z.output<O>): string;
   /** Whether this answer reports a failure (it still carries its structured content). */
   isError?(out: z.output<O>): boolean;
-}
-
-export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true };
-
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(def: ToolDef<I, O>): ToolDef<I, O> {
-  return def;
 }

@@ -12,7 +12,14 @@ export interface DayRange {
   end: number;
 }
 
-export const NAMED_RANGES = ['last_7_days', 'last_30_days', 'last_90_days', 'month_to_date', 'previous_month', 'year_to_date'] as const;
+export const NAMED_RANGES = [
+  'last_7_days',
+  'last_30_days',
+  'last_90_days',
+  'month_to_date',
+  'previous_month',
+  'year_to_date',
+] as const;
 export type NamedRange = (typeof NAMED_RANGES)[number];
 
 const ARRIVAL = "a day's data arrives at about 02:00 UTC the next day";
@@ -36,7 +43,8 @@ export function earliestDay(today: number): number {
 
 function parse(text: string, name: string): number {
   const day = parseIsoDay(text);
-  if (day === undefined) throw new InvalidArgumentError(`${name} '${text}' is not a date; use YYYY-MM-DD (UTC), for example 2026-01-31.`);
+  if (day === undefined)
+    throw new InvalidArgumentError(`${name} '${text}' is not a date; use YYYY-MM-DD (UTC), for example 2026-01-31.`);
   return day;
 }
 
@@ -64,7 +72,9 @@ export function resolveRange(input: RangeInput, rules: DateRules, today: number)
   const start = input.start_date === undefined ? undefined : parse(input.start_date, 'start_date');
   const end = input.end_date === undefined ? undefined : parse(input.end_date, 'end_date');
   if (rules === 'cost' && (start === undefined) !== (end === undefined)) {
-    throw new InvalidArgumentError('Cost analytics needs both start_date and end_date, or neither (the 7 days ending yesterday).');
+    throw new InvalidArgumentError(
+      'Cost analytics needs both start_date and end_date, or neither (the 7 days ending yesterday).',
+    );
   }
   if (end !== undefined && end > latest) throw tooLate('end_date', input.end_date!, rules, today);
   if (start !== undefined && start > latest) throw tooLate('start_date', input.start_date!, rules, today);
@@ -73,7 +83,10 @@ export function resolveRange(input: RangeInput, rules: DateRules, today: number)
   else if (end === undefined) range = { start: start!, end: Math.min(start! + DEFAULT_RANGE_DAYS - 1, latest) };
   else if (start === undefined) range = { start: end - DEFAULT_RANGE_DAYS + 1, end };
   else range = { start, end };
-  if (range.start > range.end) throw new InvalidArgumentError(`start_date ${formatDay(range.start)} is after end_date ${formatDay(range.end)}; swap them.`);
+  if (range.start > range.end)
+    throw new InvalidArgumentError(
+      `start_date ${formatDay(range.start)} is after end_date ${formatDay(range.end)}; swap them.`,
+    );
   // Credit usage has no upstream lookback, but each 90 days costs at least one request of its 30/min budget:
   // the same two years bound it, so 1900-01-01 is refused rather than sent as 500 requests.
   const earliest = earliestDay(today);
@@ -93,7 +106,10 @@ export function resolveDate(text: string | undefined, today: number): number {
   if (text === undefined) return today - 1;
   const day = parse(text, 'date');
   if (day > today - 1) throw tooLate('date', text, 'metrics', today);
-  if (day < earliestDay(today)) throw new InvalidArgumentError(`Data is kept for ${LOOKBACK_YEARS} years: the earliest day you can ask for is ${formatDay(earliestDay(today))} (UTC).`);
+  if (day < earliestDay(today))
+    throw new InvalidArgumentError(
+      `Data is kept for ${LOOKBACK_YEARS} years: the earliest day you can ask for is ${formatDay(earliestDay(today))} (UTC).`,
+    );
   return day;
 }
 
@@ -121,7 +137,8 @@ export function resolveNamedRange(name: NamedRange, rules: DateRules, today: num
 /** Consecutive windows of at most `maxDays` days covering [start, end], oldest first. */
 export function splitRange(range: DayRange, maxDays = MAX_RANGE_DAYS): DayRange[] {
   const windows: DayRange[] = [];
-  for (let start = range.start; start <= range.end; start += maxDays) windows.push({ start, end: Math.min(range.end, start + maxDays - 1) });
+  for (let start = range.start; start <= range.end; start += maxDays)
+    windows.push({ start, end: Math.min(range.end, start + maxDays - 1) });
   return windows;
 }
 

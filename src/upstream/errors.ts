@@ -137,3 +137,16 @@ export class CancelledError extends UpstreamError {
 export function isUpstreamError(error: unknown): error is UpstreamError {
   return error instanceof UpstreamError;
 }
+
+/** Every concrete class of the upstream family: listed, so that the union below narrows on `kind`. */
+export const UPSTREAM_FAILURES = [
+  InvalidArgumentError,
+  UnauthenticatedError,
+  PermissionDeniedError,
+  RateLimitedError,
+  UpstreamUnavailableError,
+  UpstreamProtocolError,
+  TimeoutError,
+  CancelledError,
+] as const;
+export type UpstreamFailure = InstanceType<(typeof UPSTREAM_FAILURES)[number]>;

@@ -60,14 +60,15 @@ export function mergeCreditUsage<
   return [...byKey.values()];
 }
 
-const DECIMAL_FIELDS = [
+/** The cost metrics that are decimal strings (money and credits), and those that are token counts. */
+export const DECIMAL_FIELDS = [
   'billed_amount_usd',
   'estimated_customer_cost_usd',
   'base_cost_usd',
   'surcharge_usd',
   'credits_consumed',
 ] as const;
-const TOKEN_FIELDS = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens'] as const;
+export const TOKEN_FIELDS = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens'] as const;
 
 function canonicalGroup(values: object): string {
   return JSON.stringify(values, (_k, v: unknown) =>

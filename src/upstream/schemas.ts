@@ -43,11 +43,3 @@ export const changelogErrorSchema = z.object({
   error: z.string().optional(),
   resolution: z.string().optional(),
 });
-
-// Kept for the tools, which import these types from here until they import the endpoint files themselves.
-export type { Dau } from './endpoints/dau.js';
-export type { UserActivity } from './endpoints/user-activity.js';
-export type { EditorLanguage } from './endpoints/daily-user-activity-by-editor-language.js';
-export type { CreditUsage } from './endpoints/credit-usage-by-user.js';
-export type { CostAnalytics, CostPoint } from './endpoints/cost-analytics.js';
-export type { Override } from './endpoints/set-user-budget-overrides.js';

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { startSimulator } from '../../src/simulator/index.js';
 import { AnalyticsClient } from '../../src/upstream/client.js';
+import { userActivity } from '../../src/upstream/endpoints/user-activity.js';
 
 /**
  * 50 pages of user-activity against the simulator with the documented limits enforced (60/min, burst
@@ -19,16 +20,20 @@ export async function benchUpstream(print: (line: string) => void): Promise<void
   await probe.close();
 
   const t0 = performance.now();
-  const answer = await client.userActivity({ range: 'last_90_days' }, { caps: { maxPages: 50 } });
+  const answer = await client.list(userActivity, { range: 'last_90_days' }, { caps: { maxPages: 50 } });
   const elapsed = (performance.now() - t0) / 1000;
   const floor = 30 + (50 * latencyMs) / 1000;
   const limited = sim.requests().filter((r) => r.status === 429).length;
   print(`upstream client, 50 pages of user-activity with limits enforced (60/min, burst 20):`);
-  print(`  ${answer.pages} pages in ${elapsed.toFixed(2)} s; floor 30 s + ${((50 * latencyMs) / 1000).toFixed(2)} s latency = ${floor.toFixed(2)} s; ${(((elapsed - floor) / floor) * 100).toFixed(1)}% above; 429s: ${limited}`);
+  print(
+    `  ${answer.pages} pages in ${elapsed.toFixed(2)} s; floor 30 s + ${((50 * latencyMs) / 1000).toFixed(2)} s latency = ${floor.toFixed(2)} s; ${(((elapsed - floor) / floor) * 100).toFixed(1)}% above; 429s: ${limited}`,
+  );
 
   const c0 = performance.now();
-  const again = await client.userActivity({ range: 'last_90_days' }, { caps: { maxPages: 50 } });
-  print(`  the same 50 pages again, from cache: ${(performance.now() - c0).toFixed(1)} ms (from_cache: ${again.freshness.from_cache})`);
+  const again = await client.list(userActivity, { range: 'last_90_days' }, { caps: { maxPages: 50 } });
+  print(
+    `  the same 50 pages again, from cache: ${(performance.now() - c0).toFixed(1)} ms (from_cache: ${again.freshness.from_cache})`,
+  );
   await client.close();
   await sim.close();
 }

@@ -25,7 +25,15 @@ describe('text helpers', () => {
     expect(percent(43, 100)).toBe('43%');
     expect(percent(1, 300)).toBe('0.3%');
     expect(percent(1, 0)).toBe('0%');
-    expect(table(['a', 'b'], [[1, null], ['x', '']])).toBe('a | b\n1 | -\nx | -');
+    expect(
+      table(
+        ['a', 'b'],
+        [
+          [1, null],
+          ['x', ''],
+        ],
+      ),
+    ).toBe('a | b\n1 | -\nx | -');
   });
 
   it('factors out a shared email domain, and only a shared one', () => {
@@ -36,9 +44,21 @@ describe('text helpers', () => {
   });
 
   it('says how fresh the data is', () => {
-    expect(freshnessLine({ data_through: '2026-11-20', fetched_at: '2026-11-21T09:00:00.000Z', from_cache: true, next_refresh_at: '2026-11-22T02:00:00.000Z' })).toBe(
-      'data through 2026-11-20; next refresh ~02:00 UTC; served from cache (fetched 2026-11-21 09:00 UTC)',
-    );
-    expect(freshnessLine({ data_through: '2026-11-21', fetched_at: '2026-11-21T10:00:00.000Z', from_cache: false, next_refresh_at: '2026-11-21T11:30:00.000Z' })).toBe('data through 2026-11-21; next refresh ~11:30 UTC');
+    expect(
+      freshnessLine({
+        data_through: '2026-11-20',
+        fetched_at: '2026-11-21T09:00:00.000Z',
+        from_cache: true,
+        next_refresh_at: '2026-11-22T02:00:00.000Z',
+      }),
+    ).toBe('data through 2026-11-20; next refresh ~02:00 UTC; served from cache (fetched 2026-11-21 09:00 UTC)');
+    expect(
+      freshnessLine({
+        data_through: '2026-11-21',
+        fetched_at: '2026-11-21T10:00:00.000Z',
+        from_cache: false,
+        next_refresh_at: '2026-11-21T11:30:00.000Z',
+      }),
+    ).toBe('data through 2026-11-21; next refresh ~11:30 UTC');
   });
 });

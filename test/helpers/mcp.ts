@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { InMemoryTransport, createMcpHandler } from '@modelcontextprotocol/server';
 import { OUTCOME_EVENT, createAuditSink, type AuditRecord } from '../../src/audit.js';
@@ -46,26 +47,50 @@ export interface HarnessOptions {
 
 /** A real MCP client talking to createServer() in process, with the simulator behind it over real HTTP. */
 export async function harness(options: HarnessOptions = {}): Promise<Harness> {
-  const sim = await startSimulator({ users: 300, now: NOW, rateLimit: false, token: 'rw', readToken: 'ro', ...options.sim });
+  const sim = await startSimulator({
+    users: 300,
+    now: NOW,
+    rateLimit: false,
+    token: 'rw',
+    readToken: 'ro',
+    ...options.sim,
+  });
   const config = configSchema.parse({ token: sim.token, baseUrl: sim.url, logLevel: 'debug', ...options.config });
   const logs: string[] = [];
   const pii = new Pseudonymizer(config.pii, config.piiKey ?? config.token!);
-  const log = createLogger(config.logLevel, (t) => pii.text(t), (line) => logs.push(line));
+  const log = createLogger(
+    config.logLevel,
+    (t) => pii.text(t),
+    (line) => logs.push(line),
+  );
   const upstream = clientFor(sim, { token: config.token! });
   const audit: AuditLine[] = [];
   const auditLines: AuditLine[] = [];
   const auditSink = createAuditSink(pii, config.auditLog, (text) => {
-    const lines = text.trim().split('\n').map((l) => JSON.parse(l) as AuditLine);
+    const lines = text
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as AuditLine);
     auditLines.push(...lines);
     audit.push(...lines.filter((l) => l.event === OUTCOME_EVENT));
   });
   const deps: ServerDeps = { client: upstream, config, log, pii, audit: auditSink };
-  const mcp = new Client({ name: 'harness', version: '1.0.0' }, { capabilities: options.capabilities ?? {}, versionNegotiation: { mode: options.era === 'modern' ? 'auto' : 'legacy' } });
+  const mcp = new Client(
+    { name: 'harness', version: '1.0.0' },
+    {
+      capabilities: options.capabilities ?? {},
+      versionNegotiation: { mode: options.era === 'modern' ? 'auto' : 'legacy' },
+    },
+  );
   options.setup?.(mcp);
   let closeServer: () => Promise<void>;
   if (options.era === 'modern' || options.era === 'legacy-http') {
     const handler = createMcpHandler(() => createServer(deps));
-    await mcp.connect(new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), { fetch: (url, init) => handler.fetch(new Request(url, init)) }));
+    await mcp.connect(
+      new StreamableHTTPClientTransport(new URL('http://in-process.test/mcp'), {
+        fetch: (url, init) => handler.fetch(new Request(url, init)),
+      }),
+    );
     closeServer = () => handler.close();
   } else {
     const server = createServer(deps);
@@ -97,15 +122,29 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
 }
 
 /** Reads the simulator directly over HTTP: the ground truth the tools' numbers are checked against. */
-export async function truth(sim: Simulator, path: string, query: Record<string, string> = {}, body?: unknown): Promise<any> {
+export async function truth(
+  sim: Simulator,
+  path: string,
+  query: Record<string, string> = {},
+  body?: unknown,
+): Promise<any> {
   const url = new URL(`/analytics/v0/${path}`, sim.url);
   for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
-  const res = await fetch(url, { method: body === undefined ? 'GET' : 'POST', headers: { authorization: `Bearer ${sim.token}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${sim.token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   return res.json();
 }
 
 /** Every page of a listing, straight from the simulator. */
-export async function truthAll(sim: Simulator, path: string, key: string, query: Record<string, string> = {}): Promise<any[]> {
+export async function truthAll(
+  sim: Simulator,
+  path: string,
+  key: string,
+  query: Record<string, string> = {},
+): Promise<any[]> {
   const out: any[] = [];
   let cursor = '';
   do {
@@ -115,3 +154,10 @@ export async function truthAll(sim: Simulator, path: string, key: string, query:
   } while (cursor);
   return out;
 }
+
+/** The JSON-RPC error a request failed with (a request that succeeds fails the test). */
+export const failure = (request: Promise<unknown>) =>
+  request.then(
+    () => expect.unreachable('the request succeeded'),
+    (e: unknown) => e as { code: number; message: string },
+  );

@@ -15,13 +15,24 @@ export interface Answer<T = any> {
 
 export interface SimClient {
   sim: Simulator;
-  get<T = any>(path: string, query?: Record<string, string | number | boolean>, token?: string | null): Promise<Answer<T>>;
+  get<T = any>(
+    path: string,
+    query?: Record<string, string | number | boolean>,
+    token?: string | null,
+  ): Promise<Answer<T>>;
   post<T = any>(path: string, body?: unknown, token?: string | null, rawBody?: string): Promise<Answer<T>>;
   close(): Promise<void>;
 }
 
 export async function simClient(options: SimulatorOptions = {}): Promise<SimClient> {
-  const sim = await startSimulator({ users: 300, now: NOW, rateLimit: false, token: 'rw-token', readToken: 'ro-token', ...options });
+  const sim = await startSimulator({
+    users: 300,
+    now: NOW,
+    rateLimit: false,
+    token: 'rw-token',
+    readToken: 'ro-token',
+    ...options,
+  });
   const headers = (token: string | null | undefined): Record<string, string> => {
     const t = token === undefined ? sim.token : token;
     return t === null ? {} : { authorization: `Bearer ${t}` };
@@ -46,14 +57,24 @@ export async function simClient(options: SimulatorOptions = {}): Promise<SimClie
     async post(path, body, token, rawBody) {
       const url = new URL(path.startsWith('/') ? path : `${API}/${path}`, sim.url);
       const payload = rawBody ?? (body === undefined ? undefined : JSON.stringify(body));
-      return read(await fetch(url, { method: 'POST', headers: { ...headers(token), 'content-type': 'application/json' }, body: payload }));
+      return read(
+        await fetch(url, {
+          method: 'POST',
+          headers: { ...headers(token), 'content-type': 'application/json' },
+          body: payload,
+        }),
+      );
     },
     close: () => sim.close(),
   };
 }
 
 /** Follows next_cursor until has_more is false, returning every page. */
-export async function allPages<T = any>(client: SimClient, path: string, query: Record<string, string | number | boolean> = {}): Promise<Answer<T>[]> {
+export async function allPages<T = any>(
+  client: SimClient,
+  path: string,
+  query: Record<string, string | number | boolean> = {},
+): Promise<Answer<T>[]> {
   const pages: Answer<T>[] = [];
   let cursor: string | undefined;
   for (let guard = 0; guard < 10_000; guard++) {

@@ -17,11 +17,27 @@ describe('range defaults (dau-count, daily-usage, user-activity, credit-usage-by
     // name, query, endpoint kind, expected range, expected for credit-usage when it differs
     ['neither date: the 7 days ending yesterday', {}, '', [addDays(YESTERDAY, -6), YESTERDAY]],
     ['only start_date: 7 days from it', { start_date: '2026-10-01' }, '', ['2026-10-01', '2026-10-07']],
-    ['only start_date near the end: capped at yesterday (today for credit usage)', { start_date: '2026-11-18' }, '', ['2026-11-18', YESTERDAY], ['2026-11-18', TODAY]],
+    [
+      'only start_date near the end: capped at yesterday (today for credit usage)',
+      { start_date: '2026-11-18' },
+      '',
+      ['2026-11-18', YESTERDAY],
+      ['2026-11-18', TODAY],
+    ],
     ['only end_date: 7 days ending at it', { end_date: '2026-10-07' }, '', ['2026-10-01', '2026-10-07']],
-    ['both: the inclusive range', { start_date: '2026-09-01', end_date: '2026-09-30' }, '', ['2026-09-01', '2026-09-30']],
+    [
+      'both: the inclusive range',
+      { start_date: '2026-09-01', end_date: '2026-09-30' },
+      '',
+      ['2026-09-01', '2026-09-30'],
+    ],
     ['a single day', { start_date: '2026-09-01', end_date: '2026-09-01' }, '', ['2026-09-01', '2026-09-01']],
-    ['exactly 90 days', { start_date: addDays(YESTERDAY, -89), end_date: YESTERDAY }, '', [addDays(YESTERDAY, -89), YESTERDAY]],
+    [
+      'exactly 90 days',
+      { start_date: addDays(YESTERDAY, -89), end_date: YESTERDAY },
+      '',
+      [addDays(YESTERDAY, -89), YESTERDAY],
+    ],
   ];
   for (const endpoint of endpoints) {
     it.each(cases)(`${endpoint}: %s`, async (_name, query, _kind, expected, credit) => {
@@ -37,11 +53,21 @@ describe('range limits', () => {
     ['dau-count', 'end_date today', { end_date: TODAY }, /latest queryable date 2026-11-20/],
     ['daily-usage', 'end_date in the future', { start_date: '2026-11-15', end_date: '2026-12-01' }, /latest queryable/],
     ['user-activity', 'start_date today (only start)', { start_date: TODAY }, /start_date 2026-11-21 is later/],
-    ['credit-usage-by-user', 'end_date tomorrow', { end_date: addDays(TODAY, 1) }, /latest queryable date 2026-11-21 \(today/],
+    [
+      'credit-usage-by-user',
+      'end_date tomorrow',
+      { end_date: addDays(TODAY, 1) },
+      /latest queryable date 2026-11-21 \(today/,
+    ],
     ['dau-count', '91 days', { start_date: addDays(YESTERDAY, -90), end_date: YESTERDAY }, /91 days; at most 90/],
     ['credit-usage-by-user', '91 days', { start_date: '2020-01-01', end_date: '2020-03-31' }, /91 days/],
     ['daily-usage', 'start after end', { start_date: '2026-10-10', end_date: '2026-10-01' }, /after end_date/],
-    ['user-activity', 'start before the 2-year lookback', { start_date: addDays(EARLIEST, -1), end_date: addDays(EARLIEST, 5) }, /lookback/],
+    [
+      'user-activity',
+      'start before the 2-year lookback',
+      { start_date: addDays(EARLIEST, -1), end_date: addDays(EARLIEST, 5) },
+      /lookback/,
+    ],
     ['dau-count', 'end before the lookback', { end_date: addDays(EARLIEST, -1) }, /lookback/],
     ['dau-count', 'bad format', { start_date: '2026/10/01' }, /start_date must be a date in YYYY-MM-DD/],
     ['daily-usage', 'impossible date', { end_date: '2026-02-30' }, /end_date must be a date/],
@@ -99,10 +125,18 @@ describe('single-date endpoints (dau, daily-user-activity-by-editor-language)', 
 describe('cost-analytics dates', () => {
   const cases: Array<[string, unknown, [string, string] | RegExp]> = [
     ['both omitted: the 7 days ending yesterday', {}, [addDays(YESTERDAY, -6), YESTERDAY]],
-    ['both given: the inclusive range', { start_date: '2026-10-01', end_date: '2026-10-31' }, ['2026-10-01', '2026-10-31']],
+    [
+      'both given: the inclusive range',
+      { start_date: '2026-10-01', end_date: '2026-10-31' },
+      ['2026-10-01', '2026-10-31'],
+    ],
     ['only start_date is rejected', { start_date: '2026-10-01' }, /Both start_date and end_date are required/],
     ['only end_date is rejected', { end_date: '2026-10-01' }, /Both start_date and end_date are required/],
-    ['a numeric date is rejected', { start_date: 20261001, end_date: '2026-10-02' }, /start_date must be a string in YYYY-MM-DD format/],
+    [
+      'a numeric date is rejected',
+      { start_date: 20261001, end_date: '2026-10-02' },
+      /start_date must be a string in YYYY-MM-DD format/,
+    ],
     ['a null date is rejected', { start_date: '2026-10-01', end_date: null }, /end_date must be a string/],
     ['an object date is rejected', { start_date: { y: 2026 }, end_date: '2026-10-02' }, /must be a string/],
     ['end_date today is rejected', { start_date: '2026-11-15', end_date: TODAY }, /latest queryable date 2026-11-20/],

@@ -8,10 +8,27 @@ beforeAll(async () => {
 });
 afterAll(() => c.close());
 
-const GETS = ['dau-count', 'dau', 'daily-usage', 'user-activity', 'daily-user-activity-by-editor-language', 'credit-usage-by-user'];
+const GETS = [
+  'dau-count',
+  'dau',
+  'daily-usage',
+  'user-activity',
+  'daily-user-activity-by-editor-language',
+  'credit-usage-by-user',
+];
 const POSTS = ['cost-analytics', 'get-user-budget-overrides', 'set-user-budget-overrides'];
-const validSet = { overrides: [{ service_account_name: 'ci-pipeline', resource: 'BUDGET_RESOURCE_CREDITS_CONSUMED', period: 'BUDGET_PERIOD_MONTHLY', config: { limit: '100' } }] };
-const call = (path: string, token?: string | null) => (GETS.includes(path) ? c.get(path, {}, token) : c.post(path, path.startsWith('set') ? validSet : {}, token));
+const validSet = {
+  overrides: [
+    {
+      service_account_name: 'ci-pipeline',
+      resource: 'BUDGET_RESOURCE_CREDITS_CONSUMED',
+      period: 'BUDGET_PERIOD_MONTHLY',
+      config: { limit: '100' },
+    },
+  ],
+};
+const call = (path: string, token?: string | null) =>
+  GETS.includes(path) ? c.get(path, {}, token) : c.post(path, path.startsWith('set') ? validSet : {}, token);
 
 describe('authentication', () => {
   it.each([...GETS, ...POSTS])('%s answers 401 without a token and with a wrong one', async (path) => {
@@ -24,7 +41,9 @@ describe('authentication', () => {
   });
 
   it('rejects a malformed Authorization header', async () => {
-    const res = await fetch(new URL('/analytics/v0/dau', c.sim.url), { headers: { authorization: 'Basic cnctdG9rZW4=' } });
+    const res = await fetch(new URL('/analytics/v0/dau', c.sim.url), {
+      headers: { authorization: 'Basic cnctdG9rZW4=' },
+    });
     expect(res.status).toBe(401);
   });
 
@@ -78,20 +97,56 @@ describe('unknown parameters and fields are rejected by name', () => {
 
 describe('invalid arguments', () => {
   const cases: Array<[string, () => Promise<any>, RegExp]> = [
-    ['by_date not a boolean', () => c.get('credit-usage-by-user', { by_date: 'yes' }), /by_date must be 'true' or 'false'/],
+    [
+      'by_date not a boolean',
+      () => c.get('credit-usage-by-user', { by_date: 'yes' }),
+      /by_date must be 'true' or 'false'/,
+    ],
     ['by_model not a boolean', () => c.get('credit-usage-by-user', { by_model: '1' }), /by_model/],
-    ['unknown group key', () => c.post('cost-analytics', { group_by_keys: ['COST_ANALYTICS_GROUP_BY_TEAM'] }), /group_by_keys\[0\] must be one of/],
-    ['group keys not an array', () => c.post('cost-analytics', { group_by_keys: 'COST_ANALYTICS_GROUP_BY_USER' }), /group_by_keys must be an array/],
-    ['unknown granularity', () => c.post('cost-analytics', { granularity: 'COST_ANALYTICS_TIME_GRANULARITY_WEEK' }), /granularity must be one of/],
+    [
+      'unknown group key',
+      () => c.post('cost-analytics', { group_by_keys: ['COST_ANALYTICS_GROUP_BY_TEAM'] }),
+      /group_by_keys\[0\] must be one of/,
+    ],
+    [
+      'group keys not an array',
+      () => c.post('cost-analytics', { group_by_keys: 'COST_ANALYTICS_GROUP_BY_USER' }),
+      /group_by_keys must be an array/,
+    ],
+    [
+      'unknown granularity',
+      () => c.post('cost-analytics', { granularity: 'COST_ANALYTICS_TIME_GRANULARITY_WEEK' }),
+      /granularity must be one of/,
+    ],
     ['filters not an object', () => c.post('cost-analytics', { filters: ['x'] }), /filters must be an object/],
-    ['filter values not strings', () => c.post('cost-analytics', { filters: { product_names: [1] } }), /filters.product_names must be an array of strings/],
-    ['filter email not an email', () => c.post('cost-analytics', { filters: { user_emails: ['bob'] } }), /'bob', which is not an email/],
+    [
+      'filter values not strings',
+      () => c.post('cost-analytics', { filters: { product_names: [1] } }),
+      /filters.product_names must be an array of strings/,
+    ],
+    [
+      'filter email not an email',
+      () => c.post('cost-analytics', { filters: { user_emails: ['bob'] } }),
+      /'bob', which is not an email/,
+    ],
     ['cursor not a string', () => c.post('cost-analytics', { cursor: 5 }), /cursor must be a string/],
     ['body not JSON', () => c.post('cost-analytics', undefined, undefined, '{"start_date": '), /not valid JSON/],
     ['body not an object', () => c.post('get-user-budget-overrides', [1, 2]), /must be a JSON object/],
-    ['overrides resource not an enum value', () => c.post('get-user-budget-overrides', { resource: 'credits' }), /resource must be one of/],
-    ['overrides period not an enum value', () => c.post('get-user-budget-overrides', { period: 'BUDGET_PERIOD_YEARLY' }), /period must be one of/],
-    ['overrides emails not an array', () => c.post('get-user-budget-overrides', { user_emails: 'a@b.c' }), /user_emails must be an array/],
+    [
+      'overrides resource not an enum value',
+      () => c.post('get-user-budget-overrides', { resource: 'credits' }),
+      /resource must be one of/,
+    ],
+    [
+      'overrides period not an enum value',
+      () => c.post('get-user-budget-overrides', { period: 'BUDGET_PERIOD_YEARLY' }),
+      /period must be one of/,
+    ],
+    [
+      'overrides emails not an array',
+      () => c.post('get-user-budget-overrides', { user_emails: 'a@b.c' }),
+      /user_emails must be an array/,
+    ],
   ];
   it.each(cases)('%s', async (_name, request, message) => {
     const res = await request();

@@ -49,7 +49,12 @@ describe('injected faults answer the next N requests to a path', () => {
   it('hang: no answer until the client gives up', async () => {
     c.sim.injectFault({ path: DAU, kind: 'hang' });
     const started = Date.now();
-    await expect(fetch(new URL(DAU, c.sim.url), { headers: { authorization: 'Bearer rw-token' }, signal: AbortSignal.timeout(300) })).rejects.toThrow();
+    await expect(
+      fetch(new URL(DAU, c.sim.url), {
+        headers: { authorization: 'Bearer rw-token' },
+        signal: AbortSignal.timeout(300),
+      }),
+    ).rejects.toThrow();
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
   });
 
@@ -77,10 +82,16 @@ describe('injected faults answer the next N requests to a path', () => {
   it('trickle waits 3 s between bytes by default', async () => {
     c.sim.injectFault({ path: DAU, kind: 'trickle' });
     const stop = new AbortController();
-    const res = await fetch(new URL(DAU, c.sim.url), { headers: { authorization: 'Bearer rw-token' }, signal: stop.signal });
+    const res = await fetch(new URL(DAU, c.sim.url), {
+      headers: { authorization: 'Bearer rw-token' },
+      signal: stop.signal,
+    });
     expect(res.status).toBe(200);
     const reader = res.body!.getReader();
-    const first = await Promise.race([reader.read().then(() => 'a byte'), new Promise((r) => setTimeout(() => r('nothing yet'), 1000))]);
+    const first = await Promise.race([
+      reader.read().then(() => 'a byte'),
+      new Promise((r) => setTimeout(() => r('nothing yet'), 1000)),
+    ]);
     expect(first).toBe('nothing yet');
     stop.abort();
     await reader.cancel().catch(() => {});
@@ -122,7 +133,10 @@ describe('the control endpoint', () => {
 
   it('injects a trickle with its interval over HTTP', async () => {
     expect((await control('POST', 'faults', { path: DAU, kind: 'trickle', interval_ms: 0 })).status).toBe(400);
-    expect(await (await control('POST', 'faults', { path: DAU, kind: 'trickle', interval_ms: 1 })).json()).toEqual({ ok: true, pending_faults: 1 });
+    expect(await (await control('POST', 'faults', { path: DAU, kind: 'trickle', interval_ms: 1 })).json()).toEqual({
+      ok: true,
+      pending_faults: 1,
+    });
     const res = await c.get('dau');
     expect(res.status).toBe(200);
     expect(res.body.users.length).toBeGreaterThan(0);

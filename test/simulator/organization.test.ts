@@ -29,7 +29,12 @@ describe('a synthetic organization that looks real', () => {
   it('uses several models, products, experts, and both customer-key and provider usage', async () => {
     const { body } = await c.post('cost-analytics', {
       ...RANGE,
-      group_by_keys: ['COST_ANALYTICS_GROUP_BY_PRODUCT', 'COST_ANALYTICS_GROUP_BY_RESOURCE', 'COST_ANALYTICS_GROUP_BY_BYOK_STATUS', 'COST_ANALYTICS_GROUP_BY_EXPERT'],
+      group_by_keys: [
+        'COST_ANALYTICS_GROUP_BY_PRODUCT',
+        'COST_ANALYTICS_GROUP_BY_RESOURCE',
+        'COST_ANALYTICS_GROUP_BY_BYOK_STATUS',
+        'COST_ANALYTICS_GROUP_BY_EXPERT',
+      ],
       page_size: 1000,
     });
     const values = body.data_points.map((p: any) => p.group_by_values);
@@ -44,7 +49,9 @@ describe('a synthetic organization that looks real', () => {
     const isWeekend = (d: string) => [0, 6].includes(new Date(`${d}T00:00:00Z`).getUTCDay());
     const mean = (rows: any[]) => rows.reduce((a, r) => a + r.user_count, 0) / rows.length;
     const rows = body.daily_active_user_counts;
-    expect(mean(rows.filter((r: any) => isWeekend(r.date)))).toBeLessThan(0.5 * mean(rows.filter((r: any) => !isWeekend(r.date))));
+    expect(mean(rows.filter((r: any) => isWeekend(r.date)))).toBeLessThan(
+      0.5 * mean(rows.filter((r: any) => !isWeekend(r.date))),
+    );
   });
 
   it('keeps remote agent metrics to historical data only', async () => {
@@ -62,7 +69,9 @@ describe('a synthetic organization that looks real', () => {
       expect((await same.get('user-activity', RANGE)).body.users).toEqual(a.body.users);
       expect((await other.get('user-activity', RANGE)).body.users).not.toEqual(a.body.users);
       const cost = { ...RANGE, group_by_keys: ['COST_ANALYTICS_GROUP_BY_USER'] };
-      expect((await same.post('cost-analytics', cost)).body.data_points).toEqual((await c.post('cost-analytics', cost)).body.data_points);
+      expect((await same.post('cost-analytics', cost)).body.data_points).toEqual(
+        (await c.post('cost-analytics', cost)).body.data_points,
+      );
     } finally {
       await Promise.all([same.close(), other.close()]);
     }
@@ -73,35 +82,52 @@ describe('one consistent story across endpoints', () => {
   it('dau lists as many identities as dau-count counts, and they are the active ones of user-activity', async () => {
     const day = addDays(YESTERDAY, -3);
     const users = (await allPages(c, 'dau', { date: day, page_size: 250 })).flatMap((p) => p.body.users).map(idOf);
-    const count = (await c.get('dau-count', { start_date: day, end_date: day })).body.daily_active_user_counts[0].user_count;
+    const count = (await c.get('dau-count', { start_date: day, end_date: day })).body.daily_active_user_counts[0]
+      .user_count;
     expect(users).toHaveLength(count);
-    const activity = (await allPages(c, 'user-activity', { start_date: day, end_date: day, page_size: 100 })).flatMap((p) => p.body.users);
+    const activity = (await allPages(c, 'user-activity', { start_date: day, end_date: day, page_size: 100 })).flatMap(
+      (p) => p.body.users,
+    );
     expect(activity.map(idOf)).toEqual(users);
   });
 
-  it('editor/language records add up to each identity\'s daily metrics', async () => {
+  it("editor/language records add up to each identity's daily metrics", async () => {
     const day = addDays(YESTERDAY, -1);
-    const records = (await allPages(c, 'daily-user-activity-by-editor-language', { date: day, page_size: 100 })).flatMap((p) => p.body.records);
-    const users = (await allPages(c, 'user-activity', { start_date: day, end_date: day, page_size: 100 })).flatMap((p) => p.body.users);
+    const records = (
+      await allPages(c, 'daily-user-activity-by-editor-language', { date: day, page_size: 100 })
+    ).flatMap((p) => p.body.records);
+    const users = (await allPages(c, 'user-activity', { start_date: day, end_date: day, page_size: 100 })).flatMap(
+      (p) => p.body.users,
+    );
     for (const user of users.slice(0, 150)) {
       const mine = records.filter((r: any) => idOf(r) === idOf(user));
       expect(mine.length).toBeGreaterThan(0);
-      for (const f of METRIC_FIELDS) expect(mine.reduce((a: number, r: any) => a + r.metrics[f], 0)).toBe(user.metrics[f]);
+      for (const f of METRIC_FIELDS)
+        expect(mine.reduce((a: number, r: any) => a + r.metrics[f], 0)).toBe(user.metrics[f]);
     }
   });
 
   it('daily-usage is the sum of user-activity over the same day', async () => {
     const day = addDays(YESTERDAY, -5);
-    const users = (await allPages(c, 'user-activity', { start_date: day, end_date: day, page_size: 100 })).flatMap((p) => p.body.users);
+    const users = (await allPages(c, 'user-activity', { start_date: day, end_date: day, page_size: 100 })).flatMap(
+      (p) => p.body.users,
+    );
     const daily = (await c.get('daily-usage', { start_date: day, end_date: day })).body.daily_usage[0];
-    for (const f of METRIC_FIELDS) expect(users.reduce((a: number, u: any) => a + u.metrics[f], 0)).toBe(daily.metrics[f]);
+    for (const f of METRIC_FIELDS)
+      expect(users.reduce((a: number, u: any) => a + u.metrics[f], 0)).toBe(daily.metrics[f]);
   });
 
   it('derived totals hold in every record: messages and modified lines are sums of their parts', async () => {
     const { body } = await c.get('user-activity', { ...RANGE, page_size: 100 });
     for (const u of body.users) {
       const m = u.metrics;
-      expect(m.total_messages).toBe(m.chat_messages + m.ide_agent_messages + m.cli_agent_interactive_messages + m.cli_agent_non_interactive_messages + m.remote_agent_messages);
+      expect(m.total_messages).toBe(
+        m.chat_messages +
+          m.ide_agent_messages +
+          m.cli_agent_interactive_messages +
+          m.cli_agent_non_interactive_messages +
+          m.remote_agent_messages,
+      );
       expect(m.completions_accepted).toBeLessThanOrEqual(m.completions_count);
     }
   });
@@ -112,7 +138,11 @@ describe('credit usage today', () => {
     const sim = await simClient({ users: 200, now: '2026-11-21T01:00:00Z' });
     try {
       const total = async () => {
-        const pages = await allPages(sim, 'credit-usage-by-user', { start_date: '2026-11-21', end_date: '2026-11-21', page_size: 500 });
+        const pages = await allPages(sim, 'credit-usage-by-user', {
+          start_date: '2026-11-21',
+          end_date: '2026-11-21',
+          page_size: 500,
+        });
         return pages.flatMap((p) => p.body.records).reduce((a: number, r: any) => a + r.credits_consumed, 0);
       };
       expect(await total()).toBe(0);

@@ -20,7 +20,12 @@ const limits: Array<[string, keyof typeof PAGE_SIZE, number, number]> = [
   ['daily-user-activity-by-editor-language', 'editor-language', 50, 100],
   ['credit-usage-by-user', 'credit-usage', 100, 500],
 ];
-const costQuery = { start_date: addDays(YESTERDAY, -29), end_date: YESTERDAY, group_by_keys: ['COST_ANALYTICS_GROUP_BY_USER'], granularity: 'COST_ANALYTICS_TIME_GRANULARITY_DAY' };
+const costQuery = {
+  start_date: addDays(YESTERDAY, -29),
+  end_date: YESTERDAY,
+  group_by_keys: ['COST_ANALYTICS_GROUP_BY_USER'],
+  granularity: 'COST_ANALYTICS_TIME_GRANULARITY_DAY',
+};
 
 describe('page_size defaults and maxima', () => {
   it.each(limits)('%s: default %i, maximum %i', async (path, key, def, max) => {
@@ -75,7 +80,11 @@ describe('cursors', () => {
 
   it('refuses a cursor sent with different parameters', async () => {
     const first = await c.get('user-activity', { start_date: '2026-10-01', end_date: '2026-10-07' });
-    const res = await c.get('user-activity', { start_date: '2026-10-02', end_date: '2026-10-07', cursor: first.body.pagination.next_cursor });
+    const res = await c.get('user-activity', {
+      start_date: '2026-10-02',
+      end_date: '2026-10-07',
+      cursor: first.body.pagination.next_cursor,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.message).toMatch(/different query/);
   });
@@ -89,7 +98,11 @@ describe('cursors', () => {
 
   it('pages cost-analytics through the body cursor, an empty cursor meaning the first page', async () => {
     const first = await c.post('cost-analytics', { ...costQuery, cursor: '', page_size: 40 });
-    const second = await c.post('cost-analytics', { ...costQuery, cursor: first.body.pagination.next_cursor, page_size: 40 });
+    const second = await c.post('cost-analytics', {
+      ...costQuery,
+      cursor: first.body.pagination.next_cursor,
+      page_size: 40,
+    });
     const whole = await c.post('cost-analytics', { ...costQuery, page_size: 80 });
     expect([...first.body.data_points, ...second.body.data_points]).toEqual(whole.body.data_points);
   });
@@ -97,10 +110,13 @@ describe('cursors', () => {
 
 describe('paging through everything', () => {
   it.each(limits)('%s returns every record exactly once, in a stable order', async (path, _key, _def, max) => {
-    const query: Record<string, string | number> = path === 'credit-usage-by-user' ? { by_date: 'true', page_size: max } : { page_size: max };
+    const query: Record<string, string | number> =
+      path === 'credit-usage-by-user' ? { by_date: 'true', page_size: max } : { page_size: max };
     const pages = await allPages(c, path, query);
     const records = pages.flatMap((p) => p.body[listKey[path]!]);
-    const keys = records.map((r: any) => JSON.stringify([r.user_email ?? r.service_account_name, r.date, r.editor, r.language]));
+    const keys = records.map((r: any) =>
+      JSON.stringify([r.user_email ?? r.service_account_name, r.date, r.editor, r.language]),
+    );
     expect(new Set(keys).size).toBe(records.length);
     const once = await allPages(c, path, { ...query, page_size: Math.floor(max / 3) });
     expect(once.flatMap((p) => p.body[listKey[path]!])).toEqual(records);
@@ -125,13 +141,16 @@ describe('a 10,000-user organization', () => {
     const sum = (rows: any[], f: string) => rows.reduce((a, r) => a + r.metrics[f], 0);
     expect(sum(users, 'total_messages')).toBe(sum(daily, 'total_messages'));
     const counts = (await big.get('dau-count', range)).body.daily_active_user_counts;
-    expect(users.reduce((a: number, u: any) => a + u.active_days, 0)).toBe(counts.reduce((a: number, d: any) => a + d.user_count, 0));
+    expect(users.reduce((a: number, u: any) => a + u.active_days, 0)).toBe(
+      counts.reduce((a: number, d: any) => a + d.user_count, 0),
+    );
   });
 
   it('pages the daily active users of one day to the dau-count figure', async () => {
     const pages = await allPages(big, 'dau', { date: YESTERDAY, page_size: 250 });
     const users = pages.flatMap((p) => p.body.users);
-    const count = (await big.get('dau-count', { start_date: YESTERDAY, end_date: YESTERDAY })).body.daily_active_user_counts[0].user_count;
+    const count = (await big.get('dau-count', { start_date: YESTERDAY, end_date: YESTERDAY })).body
+      .daily_active_user_counts[0].user_count;
     expect(users).toHaveLength(count);
     expect(count).toBeGreaterThan(5_000);
   });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { listedNames, normalizeLimit, planChanges } from '../../src/tools/budget-plan.js';
+import { normalizeLimit } from '../../src/tools/budget-entries.js';
+import { planChanges } from '../../src/tools/budget-plan.js';
+import { listedNames } from '../../src/tools/current-overrides.js';
 import type { ToolContext } from '../../src/tools/types.js';
 
 describe('limits', () => {
@@ -31,15 +33,24 @@ describe('limits', () => {
 
 describe('planning without a known billing plan', () => {
   it('asks for the resource, naming both ways to give it, and reads nothing', async () => {
-    const ctx = { resolveEmail: async (t: string) => t, client: { getOverrides: () => Promise.reject(new Error('must not be called')) } } as unknown as ToolContext;
+    const ctx = {
+      resolveEmail: async (t: string) => t,
+      client: { call: () => Promise.reject(new Error('must not be called')) },
+    } as unknown as ToolContext;
     const [entry] = await planChanges([{ user_email: 'a@x.io', limit: '5' }], undefined, ctx);
-    expect(entry).toMatchObject({ status: 'invalid', reason: expect.stringMatching(/pass resource credits or usd, or set ANALYTICS_BILLING_PLAN/) });
+    expect(entry).toMatchObject({
+      status: 'invalid',
+      reason: expect.stringMatching(/pass resource credits or usd, or set ANALYTICS_BILLING_PLAN/),
+    });
   });
 });
 
 describe('reading the unknown identities out of a 400', () => {
   it('takes the list after the last colon, not words of the sentence', () => {
-    expect([...listedNames('Unknown user email or service account name: ghost@x.io, phantom-bot.')].sort()).toEqual(['s:phantom-bot', 'u:ghost@x.io']);
+    expect([...listedNames('Unknown user email or service account name: ghost@x.io, phantom-bot.')].sort()).toEqual([
+      's:phantom-bot',
+      'u:ghost@x.io',
+    ]);
     expect(listedNames('Unknown user email or service account name: GHOST@X.IO.')).toEqual(new Set(['u:ghost@x.io']));
     expect(listedNames('Unknown user email or service account name: service.').has('s:user')).toBe(false);
     expect(listedNames('no list here')).toEqual(new Set());

@@ -7,10 +7,21 @@ import { UpstreamProtocolError } from '../../src/upstream/errors.js';
 import { HttpTransport } from '../../src/upstream/http.js';
 import { NOW } from '../helpers/sim.js';
 import { clientFor, requestsTo, UNLIMITED } from '../helpers/client.js';
+import { dau } from '../../src/upstream/endpoints/dau.js';
+import { dauCount } from '../../src/upstream/endpoints/dau-count.js';
+import { userActivity } from '../../src/upstream/endpoints/user-activity.js';
 
 const servers: Server[] = [];
 afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise((r) => {
+          s.closeAllConnections();
+          s.close(r);
+        }),
+    ),
+  );
 });
 
 /** A misbehaving upstream whose `dau` pages are scripted: each entry is [users on the page, next_cursor, has_more]. */
@@ -22,20 +33,37 @@ async function scripted(pages: Array<[number, string | undefined, boolean]>): Pr
     const [count, next, hasMore] = pages[Math.min(seen.length - 1, pages.length - 1)]!;
     const users = Array.from({ length: count }, (_, i) => ({ user_email: `u${seen.length}-${i}@x.example` }));
     res.setHeader('content-type', 'application/json');
-    res.end(JSON.stringify({ users, pagination: { next_cursor: next, has_more: hasMore }, metadata: { effective_date: '2026-11-20', generated_at: NOW, returned_user_count: count } }));
+    res.end(
+      JSON.stringify({
+        users,
+        pagination: { next_cursor: next, has_more: hasMore },
+        metadata: { effective_date: '2026-11-20', generated_at: NOW, returned_user_count: count },
+      }),
+    );
   });
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-const clientOf = (url: string) => new AnalyticsClient({ baseUrl: url, token: 't', now: () => Date.parse(NOW), limits: UNLIMITED, retry: { baseDelayMs: 1, maxDelayMs: 2 } });
+const clientOf = (url: string) =>
+  new AnalyticsClient({
+    baseUrl: url,
+    token: 't',
+    now: () => Date.parse(NOW),
+    limits: UNLIMITED,
+    retry: { baseDelayMs: 1, maxDelayMs: 2 },
+  });
 
 describe('pagination', () => {
   it('refuses a repeated cursor instead of looping', async () => {
-    const { url, seen } = await scripted([[2, 'A', true], [2, 'B', true], [2, 'A', true]]);
+    const { url, seen } = await scripted([
+      [2, 'A', true],
+      [2, 'B', true],
+      [2, 'A', true],
+    ]);
     const client = clientOf(url);
-    const error = await client.activeUsers(undefined).catch((e: unknown) => e);
+    const error = await client.list(dau, {}).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamProtocolError);
     expect((error as Error).message).toMatch(/same cursor|already returned/);
     expect(seen).toEqual(['', 'A', 'B']);
@@ -45,14 +73,17 @@ describe('pagination', () => {
   it('refuses has_more=true without a cursor', async () => {
     const { url } = await scripted([[1, '', true]]);
     const client = clientOf(url);
-    await expect(client.activeUsers(undefined)).rejects.toThrow(/has_more=true but gave no next_cursor/);
+    await expect(client.list(dau, {})).rejects.toThrow(/has_more=true but gave no next_cursor/);
     await client.close();
   });
 
   it('accepts a last page whose next_cursor is absent', async () => {
-    const { url } = await scripted([[3, 'A', true], [1, undefined, false]]);
+    const { url } = await scripted([
+      [3, 'A', true],
+      [1, undefined, false],
+    ]);
     const client = clientOf(url);
-    const answer = await client.activeUsers(undefined);
+    const answer = await client.list(dau, {});
     expect(answer.data).toHaveLength(4);
     expect(answer.truncated).toBe(false);
     await client.close();
@@ -61,12 +92,12 @@ describe('pagination', () => {
   it('stops at the page and record caps and says the answer is truncated', async () => {
     const sim = await startSimulator({ users: 2000, now: NOW, rateLimit: false, token: 'rw' });
     const client = clientFor(sim);
-    const byPages = await client.userActivity({ range: 'last_30_days' }, { caps: { maxPages: 3 } });
+    const byPages = await client.list(userActivity, { range: 'last_30_days' }, { caps: { maxPages: 3 } });
     expect([byPages.pages, byPages.data.length, byPages.truncated]).toEqual([3, 300, true]);
-    const byRecords = await client.activeUsers(undefined, { caps: { maxRecords: 400 } });
+    const byRecords = await client.list(dau, {}, { caps: { maxRecords: 400 } });
     expect([byRecords.pages, byRecords.data.length, byRecords.truncated]).toEqual([2, 500, true]);
     const progress: Array<{ pages: number; records: number }> = [];
-    const whole = await client.activeUsers(undefined, { onProgress: (p) => progress.push(p) });
+    const whole = await client.list(dau, {}, { onProgress: (p) => progress.push(p) });
     expect(whole.truncated).toBe(false);
     expect(progress.at(-1)).toEqual({ pages: whole.pages, records: whole.data.length });
     expect(requestsTo(sim, 'dau').every((r) => r.query.page_size === '250')).toBe(true);
@@ -77,9 +108,27 @@ describe('pagination', () => {
 
 describe('proxies', () => {
   it('uses a keep-alive agent without proxy variables, and the env proxy agent with them', () => {
-    expect(new HttpTransport({ connectTimeoutMs: 1, headersTimeoutMs: 1, bodyTimeoutMs: 1, attemptTimeoutMs: 1, userAgent: 'x', env: {} }).proxied).toBe(false);
+    expect(
+      new HttpTransport({
+        connectTimeoutMs: 1,
+        headersTimeoutMs: 1,
+        bodyTimeoutMs: 1,
+        attemptTimeoutMs: 1,
+        userAgent: 'x',
+        env: {},
+      }).proxied,
+    ).toBe(false);
     for (const name of ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy']) {
-      expect(new HttpTransport({ connectTimeoutMs: 1, headersTimeoutMs: 1, bodyTimeoutMs: 1, attemptTimeoutMs: 1, userAgent: 'x', env: { [name]: 'http://127.0.0.1:9' } }).proxied).toBe(true);
+      expect(
+        new HttpTransport({
+          connectTimeoutMs: 1,
+          headersTimeoutMs: 1,
+          bodyTimeoutMs: 1,
+          attemptTimeoutMs: 1,
+          userAgent: 'x',
+          env: { [name]: 'http://127.0.0.1:9' },
+        }).proxied,
+      ).toBe(true);
     }
   });
 
@@ -90,10 +139,19 @@ describe('proxies', () => {
       // Plain forward proxy: the request line carries the absolute URL.
       tunnelled.push(`${req.method} ${req.url}`);
       const target = new URL(req.url!);
-      const upstream = httpRequest({ host: target.hostname, port: target.port, path: target.pathname + target.search, method: req.method, headers: req.headers }, (r) => {
-        res.writeHead(r.statusCode!, r.headers);
-        r.pipe(res);
-      });
+      const upstream = httpRequest(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname + target.search,
+          method: req.method,
+          headers: req.headers,
+        },
+        (r) => {
+          res.writeHead(r.statusCode!, r.headers);
+          r.pipe(res);
+        },
+      );
       req.pipe(upstream);
     });
     proxy.on('connect', (req, socket) => {
@@ -109,7 +167,7 @@ describe('proxies', () => {
     await new Promise<void>((r) => proxy.listen(0, '127.0.0.1', r));
     const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     const client = clientFor(sim, { env: { HTTP_PROXY: proxyUrl } });
-    const answer = await client.dauCount({});
+    const answer = await client.list(dauCount, {});
     expect(answer.data).toHaveLength(7);
     expect(tunnelled.length).toBeGreaterThan(0);
     expect(tunnelled[0]).toContain(new URL(sim.url).port);

@@ -4,6 +4,10 @@ import type { AnalyticsClient } from '../../src/upstream/client.js';
 import { DEFAULT_LIMITS, RateLimiters } from '../../src/upstream/limiter.js';
 import { NOW } from '../helpers/sim.js';
 import { clientFor, requestsTo } from '../helpers/client.js';
+import { costAnalytics } from '../../src/upstream/endpoints/cost-analytics.js';
+import { creditUsageByUser } from '../../src/upstream/endpoints/credit-usage-by-user.js';
+import { dauCount } from '../../src/upstream/endpoints/dau-count.js';
+import { userActivity } from '../../src/upstream/endpoints/user-activity.js';
 
 /** The documented limits run ten times faster on both sides, so the tests take seconds, not minutes. */
 const SCALE = 10;
@@ -28,13 +32,17 @@ describe('the limiter on its own', () => {
     const limiters = new RateLimiters({ ...DEFAULT_LIMITS, general: { perMinute: 600, burst: 5 }, pauseMarginMs: 0 });
     const t0 = Date.now();
     const times: number[] = [];
-    await Promise.all(Array.from({ length: 7 }, () => limiters.schedule('general', async () => void times.push(Date.now() - t0))));
+    await Promise.all(
+      Array.from({ length: 7 }, () => limiters.schedule('general', async () => void times.push(Date.now() - t0))),
+    );
     expect(times.filter((t) => t < 80)).toHaveLength(4);
     expect(times.at(-1)!).toBeGreaterThanOrEqual(3 * 100 - 10);
     const pausedAt = Date.now();
     await limiters.pause('general', 300);
     const after: number[] = [];
-    await Promise.all(Array.from({ length: 3 }, () => limiters.schedule('general', async () => void after.push(Date.now() - pausedAt))));
+    await Promise.all(
+      Array.from({ length: 3 }, () => limiters.schedule('general', async () => void after.push(Date.now() - pausedAt))),
+    );
     expect(Math.min(...after)).toBeGreaterThanOrEqual(295);
     // Refill still runs after the pause: the three go out one interval apart (not all at once, not never).
     const spread = Math.max(...after) - Math.min(...after);
@@ -57,7 +65,7 @@ describe('against the simulator with its limits enforced', () => {
   it('fetches 50 pages of user-activity without a single 429', async () => {
     sim = await startSimulator({ users: 6000, now: NOW, rateLimit: true, timeScale: SCALE, token: 'rw' });
     client = clientFor(sim, { limits: SCALED });
-    const answer = await client.userActivity({ range: 'last_90_days' }, { caps: { maxPages: 50 } });
+    const answer = await client.list(userActivity, { range: 'last_90_days' }, { caps: { maxPages: 50 } });
     expect(answer.pages).toBe(50);
     expect(answer.truncated).toBe(true);
     const log = requestsTo(sim, 'user-activity');
@@ -70,9 +78,13 @@ describe('against the simulator with its limits enforced', () => {
     client = clientFor(sim, { limits: SCALED });
     const day = (n: number) => `2026-10-${String(n).padStart(2, '0')}`;
     await Promise.all([
-      ...Array.from({ length: 30 }, (_, i) => client!.dauCount({ start_date: day(i + 1), end_date: day(i + 1) })),
-      ...Array.from({ length: 15 }, (_, i) => client!.creditUsage({ start_date: day(i + 1), end_date: day(i + 1) }, {})),
-      ...Array.from({ length: 15 }, (_, i) => client!.costAnalytics({ start_date: day(i + 1), end_date: day(i + 1) })),
+      ...Array.from({ length: 30 }, (_, i) => client!.list(dauCount, { start_date: day(i + 1), end_date: day(i + 1) })),
+      ...Array.from({ length: 15 }, (_, i) =>
+        client!.list(creditUsageByUser, { start_date: day(i + 1), end_date: day(i + 1) }),
+      ),
+      ...Array.from({ length: 15 }, (_, i) =>
+        client!.list(costAnalytics, { start_date: day(i + 1), end_date: day(i + 1) }),
+      ),
     ]);
     expect(sim.requests()).toHaveLength(60);
     expect(sim.requests().filter((r) => r.status === 429)).toEqual([]);
@@ -83,7 +95,9 @@ describe('against the simulator with its limits enforced', () => {
     client = clientFor(sim, { limits: SCALED });
     sim.injectFault({ path: '*', kind: '429', count: 3 });
     const day = (n: number) => `2026-10-${String(n).padStart(2, '0')}`;
-    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => client!.dauCount({ start_date: day(i + 1), end_date: day(i + 1) })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => client!.list(dauCount, { start_date: day(i + 1), end_date: day(i + 1) })),
+    );
     expect(answers.every((a) => a.data.length === 1)).toBe(true);
     const log = sim.requests();
     const limited = log.filter((r) => r.status === 429);
@@ -103,7 +117,7 @@ describe('against the simulator with its limits enforced', () => {
     client = clientFor(sim, { limits: { ...SCALED, blockMs: 60_000 } });
     sim.injectFault({ path: '/analytics/v0/dau-count', kind: '429', retryAfterSeconds: 1 });
     const t0 = Date.now();
-    await client.dauCount({});
+    await client.list(dauCount, {});
     const elapsed = Date.now() - t0;
     expect(elapsed).toBeGreaterThanOrEqual(1_000);
     expect(elapsed).toBeLessThan(10_000);
@@ -113,7 +127,9 @@ describe('against the simulator with its limits enforced', () => {
     sim = await startSimulator({ users: 20, now: NOW, rateLimit: false, token: 'rw' });
     client = clientFor(sim, { limits: { ...SCALED, blockMs: 100 }, retry: { maxRateLimitRetries: 1 } });
     sim.injectFault({ path: '/analytics/v0/dau-count', kind: '429', count: 5 });
-    await expect(client.dauCount({})).rejects.toThrow(/rate limit for dau-count is exhausted; requests are blocked until about \d{4}-/);
+    await expect(client.list(dauCount, {})).rejects.toThrow(
+      /rate limit for dau-count is exhausted; requests are blocked until about \d{4}-/,
+    );
     expect(requestsTo(sim, 'dau-count')).toHaveLength(2);
   });
 });

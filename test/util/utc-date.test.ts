@@ -7,7 +7,16 @@ describe('UTC day numbers', () => {
   it.each(['2026-11-21', '2024-02-29', '1999-12-31', '2000-01-01'])('round-trips %s', (d) => {
     expect(formatDay(parseIsoDay(d)!)).toBe(d);
   });
-  it.each(['2026-02-29', '2026-13-01', '2026-00-10', '2026-1-01', '26-01-01', '2026-01-01T00:00:00Z', ' 2026-01-01', ''])('refuses %j', (d) => {
+  it.each([
+    '2026-02-29',
+    '2026-13-01',
+    '2026-00-10',
+    '2026-1-01',
+    '26-01-01',
+    '2026-01-01T00:00:00Z',
+    ' 2026-01-01',
+    '',
+  ])('refuses %j', (d) => {
     expect(parseIsoDay(d)).toBeUndefined();
   });
   it('knows the weekday', () => {
@@ -34,6 +43,8 @@ describe('exact number rendering', () => {
   });
 
   it('writes big integers as numbers up to 2^53-1 and as strings above', () => {
-    expect(stringifyWithBigInts({ a: 9007199254740991n, b: 9007199254740992n, c: 1 })).toBe('{"a":9007199254740991,"b":"9007199254740992","c":1}');
+    expect(stringifyWithBigInts({ a: 9007199254740991n, b: 9007199254740992n, c: 1 })).toBe(
+      '{"a":9007199254740991,"b":"9007199254740992","c":1}',
+    );
   });
 });

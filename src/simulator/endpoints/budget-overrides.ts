@@ -1,4 +1,10 @@
-import { BUDGET_PERIODS, BUDGET_RESOURCES, PLAN_RESOURCE, type BudgetPeriod, type BudgetResource } from '../../contract/enums.js';
+import {
+  BUDGET_PERIODS,
+  BUDGET_RESOURCES,
+  PLAN_RESOURCE,
+  type BudgetPeriod,
+  type BudgetResource,
+} from '../../contract/enums.js';
 import { BUDGET_LIMIT_PATTERN, MAX_OVERRIDES_PER_SET } from '../../contract/limits.js';
 import { invalidArgument } from '../errors.js';
 import { findIdentity, type IdentityKind } from '../organization.js';
@@ -30,7 +36,9 @@ export function getOverrides(ctx: EndpointContext) {
     emails?.forEach((e) => lookup('user', e));
     accounts?.forEach((a) => lookup('service_account', a));
     if (unknown.length > 0) {
-      throw invalidArgument(`Unknown user email or service account name${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`);
+      throw invalidArgument(
+        `Unknown user email or service account name${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`,
+      );
     }
   }
   const list = overrides.read(today, { owners, resource, period }).map((o) => ({
@@ -58,16 +66,19 @@ function checkEntryShape(entry: unknown, index: number): CheckedEntry {
   rejectUnknownFields(entry, ['user_email', 'service_account_name', 'resource', 'period', 'config'], at);
   const hasEmail = entry.user_email !== undefined;
   const hasAccount = entry.service_account_name !== undefined;
-  if (hasEmail === hasAccount) throw invalidArgument(`${at} must have exactly one of user_email or service_account_name.`);
+  if (hasEmail === hasAccount)
+    throw invalidArgument(`${at} must have exactly one of user_email or service_account_name.`);
   const id = hasEmail ? entry.user_email : entry.service_account_name;
-  if (typeof id !== 'string' || id === '') throw invalidArgument(`${at}.${hasEmail ? 'user_email' : 'service_account_name'} must be a non-empty string.`);
+  if (typeof id !== 'string' || id === '')
+    throw invalidArgument(`${at}.${hasEmail ? 'user_email' : 'service_account_name'} must be a non-empty string.`);
   const resource = enumOf(entry.resource, BUDGET_RESOURCES, `${at}.resource`);
   const period = enumOf(entry.period, BUDGET_PERIODS, `${at}.period`);
   if (!resource) throw invalidArgument(`${at}.resource is required.`);
   if (!period) throw invalidArgument(`${at}.period is required.`);
   if (!isPlainObject(entry.config)) throw invalidArgument(`${at}.config is required and must be an object.`);
   rejectUnknownFields(entry.config, ['limit'], `${at}.config`);
-  if (typeof entry.config.limit !== 'string') throw invalidArgument(`${at}.config.limit is required and must be a string.`);
+  if (typeof entry.config.limit !== 'string')
+    throw invalidArgument(`${at}.config.limit is required and must be a string.`);
   return { index, kind: hasEmail ? 'user' : 'service_account', id, resource, period, limit: entry.config.limit };
 }
 
@@ -77,7 +88,8 @@ export function setOverrides(ctx: EndpointContext) {
   const body = bodyObject(ctx.body, ['overrides']);
   if (!Array.isArray(body.overrides)) throw invalidArgument('overrides is required and must be an array.');
   const count = body.overrides.length;
-  if (count < 1 || count > MAX_OVERRIDES_PER_SET) throw invalidArgument(`overrides must have 1 to ${MAX_OVERRIDES_PER_SET} entries, got ${count}.`);
+  if (count < 1 || count > MAX_OVERRIDES_PER_SET)
+    throw invalidArgument(`overrides must have 1 to ${MAX_OVERRIDES_PER_SET} entries, got ${count}.`);
   const entries = body.overrides.map(checkEntryShape);
 
   const { org, overrides } = ctx.state;
@@ -85,7 +97,8 @@ export function setOverrides(ctx: EndpointContext) {
   const planResource = PLAN_RESOURCE[overrides.plan];
   const owners = entries.map((e) => findIdentity(org, e.kind, e.id));
   const comboCount = new Map<string, number>();
-  const comboOf = (e: CheckedEntry, i: number) => `${owners[i] ?? `?${e.kind}:${e.kind === 'user' ? e.id.toLowerCase() : e.id}`}|${e.resource}|${e.period}`;
+  const comboOf = (e: CheckedEntry, i: number) =>
+    `${owners[i] ?? `?${e.kind}:${e.kind === 'user' ? e.id.toLowerCase() : e.id}`}|${e.resource}|${e.period}`;
   entries.forEach((e, i) => comboCount.set(comboOf(e, i), (comboCount.get(comboOf(e, i)) ?? 0) + 1));
 
   const failures: Array<{ error_message: string } & ({ user_email: string } | { service_account_name: string })> = [];
@@ -102,7 +115,10 @@ export function setOverrides(ctx: EndpointContext) {
       problem = `the same identity, resource and period appear ${comboCount.get(comboOf(e, i))} times in this request; none of them was applied.`;
     }
     if (problem) {
-      failures.push({ ...(e.kind === 'user' ? { user_email: e.id } : { service_account_name: e.id }), error_message: problem });
+      failures.push({
+        ...(e.kind === 'user' ? { user_email: e.id } : { service_account_name: e.id }),
+        error_message: problem,
+      });
     } else {
       overrides.write(owner!, e.resource, e.period, e.limit);
     }

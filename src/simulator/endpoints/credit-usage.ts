@@ -25,7 +25,14 @@ function todayShare(state: SimState, refresh: number): number {
  * Rows in the API's order (identity, then date, then model). Dimensions not requested are summed away;
  * works identity by identity over a per-day position index, so no sort and no hash map is needed.
  */
-function collect(state: SimState, start: number, end: number, byDate: boolean, byModel: boolean, refresh: number): CreditRows {
+function collect(
+  state: SimState,
+  start: number,
+  end: number,
+  byDate: boolean,
+  byModel: boolean,
+  refresh: number,
+): CreditRows {
   const today = state.today();
   const share = todayShare(state, refresh);
   const n = state.org.identities.length;
@@ -60,7 +67,9 @@ function collect(state: SimState, start: number, end: number, byDate: boolean, b
       if (k < 0) continue;
       for (let slot = 0; slot < 2; slot++) {
         const model = data.creditModels[k * 2 + slot]!;
-        if (model >= 0) perModel[model]! += scale === 1 ? data.credits[k * 2 + slot]! : Math.floor(data.credits[k * 2 + slot]! * scale);
+        if (model >= 0)
+          perModel[model]! +=
+            scale === 1 ? data.credits[k * 2 + slot]! : Math.floor(data.credits[k * 2 + slot]! * scale);
       }
       if (byDate) flush(owner, data.day);
     }
@@ -82,7 +91,9 @@ export function creditUsage(ctx: EndpointContext) {
   // from, so paging through a refresh never repeats or skips a record.
   const cursor = decodeCursorState(q.cursor, fp);
   const refresh = cursor.snapshot ?? Math.floor(state.clock.now() / CREDIT_REFRESH_MS);
-  const rows = state.results.get(`${fp}@${refresh}`, () => collect(state, range.start, range.end, byDate, byModel, refresh));
+  const rows = state.results.get(`${fp}@${refresh}`, () =>
+    collect(state, range.start, range.end, byDate, byModel, refresh),
+  );
   const { from, to, pagination } = pageOf(fp, cursor.offset, pageSize, rows.owner.length, refresh);
   const records = [];
   for (let r = from; r < to; r++) {

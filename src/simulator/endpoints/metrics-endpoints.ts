@@ -14,15 +14,23 @@ function metricsRange(ctx: EndpointContext, allowed: readonly string[]) {
 }
 
 function rangeMetadata(ctx: EndpointContext, range: { start: number; end: number }) {
-  return { effective_start_date: formatDay(range.start), effective_end_date: formatDay(range.end), generated_at: ctx.state.generatedAt() };
+  return {
+    effective_start_date: formatDay(range.start),
+    effective_end_date: formatDay(range.end),
+    generated_at: ctx.state.generatedAt(),
+  };
 }
 
 /** GET /analytics/v0/dau-count */
 export function dauCount(ctx: EndpointContext) {
   const { range } = metricsRange(ctx, ['start_date', 'end_date']);
   const counts = [];
-  for (let d = range.start; d <= range.end; d++) counts.push({ date: formatDay(d), user_count: ctx.state.published(d).ids.length });
-  return { daily_active_user_counts: counts, metadata: { ...rangeMetadata(ctx, range), total_days: spanDays(range.start, range.end) } };
+  for (let d = range.start; d <= range.end; d++)
+    counts.push({ date: formatDay(d), user_count: ctx.state.published(d).ids.length });
+  return {
+    daily_active_user_counts: counts,
+    metadata: { ...rangeMetadata(ctx, range), total_days: spanDays(range.start, range.end) },
+  };
 }
 
 /** GET /analytics/v0/dau */
@@ -34,7 +42,15 @@ export function dau(ctx: EndpointContext) {
   const ids = ctx.state.published(day).ids;
   const { from, to, pagination } = pageOf(fp, decodeCursor(q.cursor, fp), pageSize, ids.length);
   const users = Array.from(ids.subarray(from, to), (i) => identityField(ctx.state.org, i));
-  return { users, pagination, metadata: { effective_date: formatDay(day), generated_at: ctx.state.generatedAt(), returned_user_count: users.length } };
+  return {
+    users,
+    pagination,
+    metadata: {
+      effective_date: formatDay(day),
+      generated_at: ctx.state.generatedAt(),
+      returned_user_count: users.length,
+    },
+  };
 }
 
 /** GET /analytics/v0/daily-usage: days without activity are omitted. */
@@ -87,7 +103,11 @@ export function userActivity(ctx: EndpointContext) {
   return {
     users,
     pagination,
-    metadata: { ...rangeMetadata(ctx, range), total_days: spanDays(range.start, range.end), returned_user_count: users.length },
+    metadata: {
+      ...rangeMetadata(ctx, range),
+      total_days: spanDays(range.start, range.end),
+      returned_user_count: users.length,
+    },
   };
 }
 
@@ -101,7 +121,12 @@ export function editorLanguage(ctx: EndpointContext) {
   const all = ctx.state.results.get<Array<EditorLanguageRecord & { owner: number }>>(ctx.state.resultKey(fp), () => {
     const data = ctx.state.published(day);
     return Array.from(data.ids).flatMap((owner, k) =>
-      editorLanguageRecords(ctx.state.org, owner, day, data.metrics.subarray(k * METRIC_COUNT, (k + 1) * METRIC_COUNT)).map((r) => ({ ...r, owner })),
+      editorLanguageRecords(
+        ctx.state.org,
+        owner,
+        day,
+        data.metrics.subarray(k * METRIC_COUNT, (k + 1) * METRIC_COUNT),
+      ).map((r) => ({ ...r, owner })),
     );
   });
   const { from, to, pagination } = pageOf(fp, offset, pageSize, all.length);
@@ -111,5 +136,13 @@ export function editorLanguage(ctx: EndpointContext) {
     editor: r.editor,
     metrics: metricsObject(r.metrics),
   }));
-  return { records, pagination, metadata: { effective_date: formatDay(day), generated_at: ctx.state.generatedAt(), returned_record_count: records.length } };
+  return {
+    records,
+    pagination,
+    metadata: {
+      effective_date: formatDay(day),
+      generated_at: ctx.state.generatedAt(),
+      returned_record_count: records.length,
+    },
+  };
 }

@@ -25,10 +25,8 @@ function changelogQuery({ client = 'all', page = 0 }: { client?: string; page?: 
 /** The public changelog, on the site host: no token, not rate limited, paged by page number. */
 export const changelog = defineOperation({
   name: 'changelog',
-  method: 'GET',
   host: 'site',
   path: '/api/changelog',
-  params: 'query',
   encode: changelogQuery,
   schema: changelogSchema,
   group: null,

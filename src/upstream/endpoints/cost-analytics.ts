@@ -2,9 +2,8 @@ import { z } from 'zod';
 import { GRANULARITIES, GROUP_BY_KEYS, type Granularity, type GroupByKey } from '../../contract/enums.js';
 import { defineListing } from '../endpoint.js';
 import { InvalidArgumentError } from '../errors.js';
-import { dailyPolicy } from '../freshness.js';
 import { mergeCostPoints } from '../merge.js';
-import { bigCount, count, decimal, isoDate, paginationSchema, rangeMeta } from '../schemas.js';
+import { bigCount, count, decimal, isoDate } from '../schemas.js';
 
 export const costMetricsSchema = z.object({
   billed_amount_usd: decimal,
@@ -32,20 +31,13 @@ export const groupByValuesSchema = z.object({
     .optional(),
   expert_info: z.object({ expert_id: z.string().optional(), name: z.string().optional() }).optional(),
 });
-export const costAnalyticsSchema = z.object({
-  data_points: z.array(
-    z.object({
-      start_date: isoDate,
-      end_date: isoDate,
-      cost_metrics: costMetricsSchema,
-      group_by_values: groupByValuesSchema.default({}),
-    }),
-  ),
-  pagination: paginationSchema,
-  metadata: z.object({ ...rangeMeta, returned_data_point_count: count }),
+const costPointSchema = z.object({
+  start_date: isoDate,
+  end_date: isoDate,
+  cost_metrics: costMetricsSchema,
+  group_by_values: groupByValuesSchema.default({}),
 });
-export type CostAnalytics = z.infer<typeof costAnalyticsSchema>;
-export type CostPoint = CostAnalytics['data_points'][number];
+export type CostPoint = z.infer<typeof costPointSchema>;
 
 export interface CostQuery {
   group_by_keys?: GroupByKey[];
@@ -89,14 +81,14 @@ function costBody(query: CostQuery): {
 export const costAnalytics = defineListing({
   name: 'cost-analytics',
   method: 'POST',
-  params: 'body',
   encode: costBody,
-  schema: costAnalyticsSchema,
   group: 'cost-analytics',
-  cache: dailyPolicy,
   dates: { rules: 'cost', takes: 'range' },
-  items: (v) => v.data_points,
   paging: { default: 100, max: 1000 },
+  rows: { data_points: costPointSchema },
+  counts: { returned_data_point_count: count },
   merge: (windows, whole, query) =>
     mergeCostPoints(windows, whole, query.granularity === 'COST_ANALYTICS_TIME_GRANULARITY_DAY'),
 });
+export const costAnalyticsSchema = costAnalytics.schema;
+export type CostAnalytics = z.infer<typeof costAnalyticsSchema>;

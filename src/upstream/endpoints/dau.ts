@@ -1,26 +1,14 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { defineListing } from '../endpoint.js';
-import { dailyPolicy } from '../freshness.js';
-import { concat } from '../merge.js';
-import { count, dayMeta, paginationSchema, withIdentity } from '../schemas.js';
-
-export const dauSchema = z.object({
-  users: z.array(withIdentity({})),
-  pagination: paginationSchema,
-  metadata: z.object({ ...dayMeta, returned_user_count: count }),
-});
-export type Dau = z.infer<typeof dauSchema>;
+import { count, withIdentity } from '../schemas.js';
 
 /** The identities active on one day, paged. */
 export const dau = defineListing({
   name: 'dau',
-  method: 'GET',
-  params: 'query',
-  schema: dauSchema,
-  group: 'general',
-  cache: dailyPolicy,
   dates: { rules: 'metrics', takes: 'date' },
-  items: (v) => v.users,
   paging: { default: 100, max: 250 },
-  merge: concat,
+  rows: { users: withIdentity({}) },
+  counts: { returned_user_count: count },
 });
+export const dauSchema = dau.schema;
+export type Dau = z.infer<typeof dauSchema>;

@@ -17,13 +17,11 @@ export interface OverrideFilter {
 export const getUserBudgetOverrides = defineOperation({
   name: 'get-user-budget-overrides',
   method: 'POST',
-  params: 'body',
   encode: (filter: OverrideFilter) =>
     Object.fromEntries(
       Object.entries(filter).filter(([, v]) => v !== undefined && !(Array.isArray(v) && v.length === 0)),
     ),
   schema: getOverridesSchema,
-  group: 'general',
   cache: null,
 });
 

@@ -27,10 +27,8 @@ function overridesBody({ overrides }: { overrides: Override[] }): Record<string,
 export const setUserBudgetOverrides = defineOperation({
   name: 'set-user-budget-overrides',
   method: 'POST',
-  params: 'body',
   retry: 'write',
   encode: overridesBody,
   schema: setOverridesSchema,
-  group: 'general',
   cache: null,
 });

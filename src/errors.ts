@@ -1,0 +1,23 @@
+import { UPSTREAM_FAILURES, type UpstreamFailure } from './upstream/errors.js';
+
+/**
+ * The caller's arguments were refused here, before anything was sent: a malformed email, an unknown
+ * pseudonym, an argument name the tool does not take, a write that cannot be confirmed. Unlike the
+ * upstream family, it never claims the analytics API said anything.
+ */
+export class UserInputError extends Error {
+  readonly kind = 'user_input';
+  constructor(message: string) {
+    super(message);
+    this.name = 'UserInputError';
+  }
+}
+
+/** Every failure a tool call can end in, by origin; a `switch` on `kind` narrows to the class. */
+export type KnownError = UpstreamFailure | UserInputError;
+export type ErrorKind = KnownError['kind'];
+
+/** False for anything else: a bug, reported as one. */
+export function isKnownError(error: unknown): error is KnownError {
+  return error instanceof UserInputError || UPSTREAM_FAILURES.some((failure) => error instanceof failure);
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { compareDecimals } from '../upstream/numbers.js';
+import { assertServiceAccountName } from './identity-format.js';
+import type { ToolContext } from './types.js';
+
+/** A record names exactly one of these (the upstream schemas check it). */
+export interface IdentityFields {
+  user_email?: string;
+  service_account_name?: string;
+}
+
+export const identityOut = { user: z.string(), kind: z.enum(['user', 'service_account']) };
+
+export function identityOf(r: IdentityFields): { user: string; kind: 'user' | 'service_account' } {
+  return r.user_email !== undefined
+    ? { user: r.user_email, kind: 'user' }
+    : { user: r.service_account_name ?? '', kind: 'service_account' };
+}
+
+/** Sorts by a numeric or decimal-string key; ties keep a stable, readable order. */
+export function sortRows<T>(
+  rows: T[],
+  key: (r: T) => number | string,
+  order: 'asc' | 'desc',
+  tie: (r: T) => string,
+): T[] {
+  const sign = order === 'asc' ? 1 : -1;
+  return [...rows].sort((a, b) => {
+    const x = key(a);
+    const y = key(b);
+    const c = typeof x === 'string' || typeof y === 'string' ? compareDecimals(String(x), String(y)) : x - y;
+    return c !== 0 ? sign * c : tie(a) < tie(b) ? -1 : tie(a) > tie(b) ? 1 : 0;
+  });
+}
+
+/** Resolves the `users` filter (emails, pseudonyms or service-account names) to a matcher. */
+export async function userMatcher(
+  users: string[] | undefined,
+  ctx: ToolContext,
+): Promise<((r: IdentityFields) => boolean) | undefined> {
+  if (!users || users.length === 0) return undefined;
+  const emails = new Set<string>();
+  const accounts = new Set<string>();
+  for (const u of users) {
+    if (u.includes('@')) emails.add((await ctx.resolveEmail(u)).toLowerCase());
+    else accounts.add(assertServiceAccountName(u));
+  }
+  return (r) =>
+    r.user_email !== undefined ? emails.has(r.user_email.toLowerCase()) : accounts.has(r.service_account_name ?? '');
+}

@@ -1,0 +1,125 @@
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOLS } from '../../src/tools/index.js';
+import { harness, type Harness } from '../helpers/mcp.js';
+
+let h: Harness;
+let tools: Awaited<ReturnType<Harness['mcp']['listTools']>>['tools'];
+beforeAll(async () => {
+  h = await harness({ sim: { users: 20 } });
+  tools = (await h.mcp.listTools()).tools;
+});
+afterAll(() => h.close());
+
+const root = new URL('../../', import.meta.url);
+
+describe('tools/list', () => {
+  it('lists every tool of the registry, in order', () => {
+    expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+  });
+
+  it('gives every tool a title and all four hints, set explicitly', () => {
+    for (const t of tools) {
+      expect(t.title, t.name).toBeTruthy();
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const)
+        expect(typeof t.annotations?.[hint], `${t.name}.${hint}`).toBe('boolean');
+    }
+  });
+
+  it('keeps each description within 600 characters, saying the freshness rule or the cache', () => {
+    for (const t of tools) {
+      expect(t.description!.length, t.name).toBeLessThanOrEqual(600);
+      expect(t.description, t.name).toMatch(/02:00 UTC|90 minutes|real time|[Cc]ached/);
+    }
+  });
+
+  it('stays small: the whole payload under 24 KB', () => {
+    const bytes = Buffer.byteLength(JSON.stringify({ tools }));
+    console.log(`tools/list payload: ${bytes} bytes for ${tools.length} tools`);
+    expect(bytes).toBeLessThan(24 * 1024);
+  });
+
+  it('has schemas that compile under ajv strict mode (draft 2020-12), as strict clients compile them', () => {
+    const failures: string[] = [];
+    for (const t of tools) {
+      for (const [kind, schema] of [
+        ['input', t.inputSchema],
+        ['output', t.outputSchema],
+      ] as const) {
+        try {
+          new Ajv2020({ strict: true }).compile(schema!);
+        } catch (error) {
+          failures.push(`${t.name} ${kind}: ${(error as Error).message}`);
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('uses no `type` arrays at any depth: Gemini and other function-declaration subsets reject them', () => {
+    const arrays = tools.flatMap((t) => [
+      ...nodesWhere(t.inputSchema, (n) => Array.isArray(n.type)).map((at) => `${t.name} input ${at}`),
+      ...nodesWhere(t.outputSchema, (n) => Array.isArray(n.type)).map((at) => `${t.name} output ${at}`),
+    ]);
+    expect(arrays).toEqual([]);
+  });
+
+  it('tells clients that unknown argument names are refused, at every depth of the input', () => {
+    const open = tools.flatMap((t) =>
+      nodesWhere(
+        t.inputSchema,
+        (n) => (n.type === 'object' || n.properties !== undefined) && n.additionalProperties !== false,
+      ).map((at) => `${t.name} ${at}`),
+    );
+    expect(open).toEqual([]);
+  });
+});
+
+/** One file per tool: a change to one tool's public contract shows as a diff of that tool's file alone. */
+const snapshotDir = new URL('./__snapshots__/', import.meta.url);
+const snapshotted = (existsSync(snapshotDir) ? readdirSync(snapshotDir, { withFileTypes: true }) : [])
+  .filter((f) => f.isFile() && f.name.endsWith('.json'))
+  .map((f) => f.name.slice(0, -'.json'.length));
+
+describe('each tool as served over tools/list', () => {
+  it.each([...new Set([...TOOLS.map((t) => t.name), ...snapshotted])])(
+    '%s matches its snapshot: a changed name, description or schema is an API change',
+    async (name) => {
+      const tool = tools.find((t) => t.name === name);
+      expect(tool, `${name}.json is the snapshot of a tool that is no longer served: delete it`).toBeDefined();
+      // Outside `-u`, a missing snapshot is a failure, not a file to write: CI must not accept a new contract unseen.
+      if (expect.getState().snapshotState.snapshotUpdateState !== 'all') {
+        expect(
+          existsSync(new URL(`${name}.json`, snapshotDir)),
+          `no snapshot for ${name}: run vitest with -u and review it`,
+        ).toBe(true);
+      }
+      await expect(JSON.stringify(tool, null, 2) + '\n').toMatchFileSnapshot(`./__snapshots__/${name}.json`);
+    },
+  );
+});
+
+/** JSON pointers of the schema nodes (objects anywhere in it) that match. */
+function nodesWhere(schema: unknown, match: (node: Record<string, unknown>) => boolean, at = '#'): string[] {
+  if (!schema || typeof schema !== 'object') return [];
+  const here = !Array.isArray(schema) && match(schema as Record<string, unknown>) ? [at] : [];
+  return [...here, ...Object.entries(schema).flatMap(([k, v]) => nodesWhere(v, match, `${at}/${k}`))];
+}
+
+describe('the registry, manifest.json and README agree', () => {
+  const manifest = JSON.parse(readFileSync(new URL('manifest.json', root), 'utf8')) as {
+    tools: Array<{ name: string; description: string }>;
+  };
+  const readme = readFileSync(new URL('README.md', root), 'utf8');
+
+  it('manifest.json lists the same tools', () => {
+    expect(manifest.tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+    for (const t of manifest.tools) expect(t.description.length).toBeGreaterThan(10);
+  });
+
+  it("the README's tool table lists the same tools with their titles", () => {
+    const rows = [...readme.matchAll(/^\| `([a-z_]+)` \| ([^|]+) \|/gm)].map((m) => [m[1], m[2]!.trim()]);
+    expect(rows).toEqual(TOOLS.map((t) => [t.name, t.title]));
+  });
+});
