@@ -19,7 +19,10 @@ export default tseslint.config(
         {
           patterns: [
             { group: ['@modelcontextprotocol/*'], message: 'src/upstream/ knows nothing of MCP.' },
-            { group: ['**/tools/**', '**/server.js', '**/transports/**', '**/resources/**', '**/prompts/**'], message: 'src/upstream/ does not import the MCP layer.' },
+            {
+              group: ['**/tools/**', '**/server.js', '**/transports/**', '**/resources/**', '**/prompts/**'],
+              message: 'src/upstream/ does not import the MCP layer.',
+            },
           ],
         },
       ],
@@ -31,7 +34,14 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/upstream/**', '**/tools/**', '**/server.js'], message: 'The simulator never imports the client or the MCP layer.' }] },
+        {
+          patterns: [
+            {
+              group: ['**/upstream/**', '**/tools/**', '**/server.js'],
+              message: 'The simulator never imports the client or the MCP layer.',
+            },
+          ],
+        },
       ],
     },
   },

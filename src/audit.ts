@@ -23,7 +23,9 @@ export interface AuditRecord extends AuditChange {
  * outcome after the answer. The sink is synchronous: once it returns the lines are written, and when it
  * throws the intent is not on record, so the chunk must not be sent.
  */
-export type AuditEvent = { phase: 'intent'; chunk: string; changes: AuditChange[] } | { phase: 'outcome'; chunk: string; records: AuditRecord[] };
+export type AuditEvent =
+  | { phase: 'intent'; chunk: string; changes: AuditChange[] }
+  | { phase: 'outcome'; chunk: string; records: AuditRecord[] };
 export type AuditSink = (event: AuditEvent) => void;
 
 export const newChunkId = (): string => randomBytes(8).toString('hex');
@@ -38,7 +40,11 @@ export const REPORTED_EVENT = 'budget_override_unfinished';
  * chunk come first in every line: the start-up scan reads only that head. Emails are pseudonymised in
  * pseudonymous mode.
  */
-export function createAuditSink(pii: Pseudonymizer, path?: string, stderr: (text: string) => void = (t) => process.stderr.write(t)): AuditSink {
+export function createAuditSink(
+  pii: Pseudonymizer,
+  path?: string,
+  stderr: (text: string) => void = (t) => process.stderr.write(t),
+): AuditSink {
   let firstWrite = true;
   return (event) => {
     const rows: AuditChange[] = event.phase === 'intent' ? event.changes : event.records;
@@ -46,7 +52,12 @@ export function createAuditSink(pii: Pseudonymizer, path?: string, stderr: (text
     const time = new Date().toISOString();
     const name = event.phase === 'intent' ? INTENT_EVENT : OUTCOME_EVENT;
     // Reasons can quote emails (upstream messages do): the whole record goes through the pseudonymizer.
-    const text = rows.map((r) => `${JSON.stringify(pii.value({ time, event: name, chunk: event.chunk, ...r, identity: r.kind === 'user' ? pii.email(r.identity) : r.identity }))}\n`).join('');
+    const text = rows
+      .map(
+        (r) =>
+          `${JSON.stringify(pii.value({ time, event: name, chunk: event.chunk, ...r, identity: r.kind === 'user' ? pii.email(r.identity) : r.identity }))}\n`,
+      )
+      .join('');
     // The file first: when it cannot be written the caller does not send, and stderr must not say it did.
     if (path) {
       // A run killed mid-line leaves the file without its final newline; the next line must not be glued to it.
@@ -118,17 +129,30 @@ export async function unfinishedChunks(path: string): Promise<UnfinishedChunk[]>
  * On start: says once, in one stderr line, which chunks an earlier run sent without recording their
  * outcome, then notes in the log that it was said, so that the next start stays quiet about them.
  */
-export async function reportUnfinishedWrites(path: string, stderr: (text: string) => void = (t) => process.stderr.write(t)): Promise<UnfinishedChunk[]> {
+export async function reportUnfinishedWrites(
+  path: string,
+  stderr: (text: string) => void = (t) => process.stderr.write(t),
+): Promise<UnfinishedChunk[]> {
   const unfinished = await unfinishedChunks(path);
   if (unfinished.length === 0) return unfinished;
-  const shown = unfinished.slice(0, 5).map((c) => `chunk ${c.chunk} (${c.changes} change${c.changes > 1 ? 's' : ''}, sent ${c.time})`);
+  const shown = unfinished
+    .slice(0, 5)
+    .map((c) => `chunk ${c.chunk} (${c.changes} change${c.changes > 1 ? 's' : ''}, sent ${c.time})`);
   if (unfinished.length > 5) shown.push(`and ${unfinished.length - 5} more`);
   stderr(
     `org-analytics-mcp: WARNING: the audit log ${path} has ${unfinished.length === 1 ? 'a budget write' : `${unfinished.length} budget writes`} with no recorded outcome: ${shown.join(', ')}. ` +
       'The server stopped before the analytics API answered (or another server writing this log is still waiting), so those changes may or may not have been applied. ' +
       `Check them with get_budget_overrides (the identities are in the ${INTENT_EVENT} lines with that chunk id) and set them again with set_budget_overrides if needed.\n`,
   );
-  const note = { time: new Date().toISOString(), event: REPORTED_EVENT, chunks: unfinished.map((c) => c.chunk), note: 'found on start without an outcome; reported on stderr' };
-  appendFileSync(path, `${endsWithNewline(path) ? '' : '\n'}${JSON.stringify(note)}\n`, { encoding: 'utf8', mode: 0o600 });
+  const note = {
+    time: new Date().toISOString(),
+    event: REPORTED_EVENT,
+    chunks: unfinished.map((c) => c.chunk),
+    note: 'found on start without an outcome; reported on stderr',
+  };
+  appendFileSync(path, `${endsWithNewline(path) ? '' : '\n'}${JSON.stringify(note)}\n`, {
+    encoding: 'utf8',
+    mode: 0o600,
+  });
   return unfinished;
 }

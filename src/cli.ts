@@ -1,7 +1,5 @@
 #!/usr/bin/env node
 import { EXIT_FAILURE, EXIT_USAGE, UsageError, helpPointer } from './cli-options.js';
-import { HELP } from './config.js';
-import { runServer } from './main.js';
 import { VERSION } from './version.js';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -24,11 +22,14 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (argv.includes('--help') || argv.includes('-h')) {
+    const { HELP } = await import('./config.js');
     process.stdout.write(HELP);
     return 0;
   }
   if (command !== undefined && !command.startsWith('-'))
     throw new UsageError(`Unknown command '${command}'.\n${helpPointer('org-analytics-mcp')}`);
+  // Each command loads only its own code: the server stack stays out of --version, --help and the simulator.
+  const { runServer } = await import('./main.js');
   await runServer(argv, process.env);
   return -1;
 }

@@ -12,7 +12,11 @@ export interface Logger {
  * JSON lines on stderr (stdout belongs to the protocol). Every string passes through `scrub`, which
  * removes secrets and, in pseudonymous mode, emails.
  */
-export function createLogger(level: LogLevel, scrub: (text: string) => string, write: (line: string) => void = (l) => process.stderr.write(l)): Logger {
+export function createLogger(
+  level: LogLevel,
+  scrub: (text: string) => string,
+  write: (line: string) => void = (l) => process.stderr.write(l),
+): Logger {
   const emit = (at: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (ORDER[at] > ORDER[level]) return;
     // Each string is scrubbed before it is JSON-encoded, so escapes never split a secret or an email.

@@ -4,7 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, secretScrubber, type Logger } from './logger.js';
 import { Pseudonymizer } from './pii.js';
 import { createServer } from './server.js';
-import { startSimulator, type Simulator } from './simulator/index.js';
+import type { Simulator } from './simulator/index.js';
 import { isLoopbackHost, nonLoopbackRefusal } from './transports/loopback.js';
 import { serveStdio } from './transports/stdio.js';
 import { AnalyticsClient } from './upstream/client.js';
@@ -24,6 +24,8 @@ export interface Runtime {
 /** The embedded simulator demo mode serves against, with a fresh token. */
 async function demoUpstream(users: number): Promise<{ token: string; baseUrl: string; simulator: Simulator }> {
   const token = `demo-${randomBytes(12).toString('hex')}`;
+  // Loaded only here: a server against a real API never needs the simulator.
+  const { startSimulator } = await import('./simulator/index.js');
   const simulator = await startSimulator({ users, token, seed: 'northwind' });
   return { token, baseUrl: simulator.url, simulator };
 }
@@ -54,12 +56,18 @@ export async function createRuntime(config: Config, options: { simulatorUsers?: 
 
 export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadConfig(argv, env);
-  if (config.transport === 'http' && !isLoopbackHost(config.host)) throw new ConfigError(nonLoopbackRefusal(config.host));
+  if (config.transport === 'http' && !isLoopbackHost(config.host))
+    throw new ConfigError(nonLoopbackRefusal(config.host));
   const runtime = await createRuntime(config);
   // In the background, so that a long audit log never delays serving.
   if (config.auditLog) {
     const path = config.auditLog;
-    void reportUnfinishedWrites(path).catch((error: unknown) => runtime.log.warn('could not check the audit log for unfinished writes', { path, error: error instanceof Error ? error.message : String(error) }));
+    void reportUnfinishedWrites(path).catch((error: unknown) =>
+      runtime.log.warn('could not check the audit log for unfinished writes', {
+        path,
+        error: error instanceof Error ? error.message : String(error),
+      }),
+    );
   }
   if (config.transport === 'http') {
     const { serveHttp } = await import('./transports/http.js');
@@ -69,5 +77,10 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
     return;
   }
   serveStdio(() => createServer(runtime), runtime.log, runtime.close);
-  runtime.log.info('serving MCP on stdio', { demo: config.demo, readOnly: config.readOnly, pii: config.pii, simulator: runtime.simulator?.url });
+  runtime.log.info('serving MCP on stdio', {
+    demo: config.demo,
+    readOnly: config.readOnly,
+    pii: config.pii,
+    simulator: runtime.simulator?.url,
+  });
 }

@@ -39,13 +39,20 @@ export async function runTour(print: (line: string) => void): Promise<void> {
   await client.connect(clientSide);
   try {
     const { tools } = await client.listTools();
-    print(`org-analytics-mcp: ${tools.length} tools against a simulated organization of ${organization(runtime.simulator!.state.org)} (${runtime.simulator!.url})\n`);
+    print(
+      `org-analytics-mcp: ${tools.length} tools against a simulated organization of ${organization(runtime.simulator!.state.org)} (${runtime.simulator!.url})\n`,
+    );
     for (const t of tools) print(`  ${t.name.padEnd(30)} ${t.title ?? ''}`);
     for (const [question, name, args] of QUESTIONS) {
       print(`\n> ${question}\n  ${name} ${JSON.stringify(args)}`);
       const result = await client.callTool({ name, arguments: args });
       const text = (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
-      print(text.split('\n').map((l) => `  ${l}`).join('\n'));
+      print(
+        text
+          .split('\n')
+          .map((l) => `  ${l}`)
+          .join('\n'),
+      );
     }
     print(`
 Connect an assistant to the same demo over stdio. For example, with Claude Code:

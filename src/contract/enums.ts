@@ -11,8 +11,14 @@ export type GroupByKey = (typeof GROUP_BY_KEYS)[number];
 export const GRANULARITIES = ['COST_ANALYTICS_TIME_GRANULARITY_TOTAL', 'COST_ANALYTICS_TIME_GRANULARITY_DAY'] as const;
 export type Granularity = (typeof GRANULARITIES)[number];
 
-export const BYOK_STATUS = { byok: 'COST_ANALYTICS_BYOK_STATUS_BYOK', nonByok: 'COST_ANALYTICS_BYOK_STATUS_NON_BYOK' } as const;
-export const RESOURCE_TYPE = { model: 'COST_ANALYTICS_RESOURCE_TYPE_MODEL', compute: 'COST_ANALYTICS_RESOURCE_TYPE_COMPUTE' } as const;
+export const BYOK_STATUS = {
+  byok: 'COST_ANALYTICS_BYOK_STATUS_BYOK',
+  nonByok: 'COST_ANALYTICS_BYOK_STATUS_NON_BYOK',
+} as const;
+export const RESOURCE_TYPE = {
+  model: 'COST_ANALYTICS_RESOURCE_TYPE_MODEL',
+  compute: 'COST_ANALYTICS_RESOURCE_TYPE_COMPUTE',
+} as const;
 export const USER_TYPE = {
   user: 'COST_ANALYTICS_USER_TYPE_USER',
   serviceAccount: 'COST_ANALYTICS_USER_TYPE_SERVICE_ACCOUNT',
@@ -32,5 +38,13 @@ export const PLAN_RESOURCE: Record<BillingPlan, BudgetResource> = {
 
 /** The changelog's `client` filter. The spec names the fifth value only as an agent-platform product. */
 export const AGENT_PLATFORM_CLIENT = 'agent-platform';
-export const CHANGELOG_CLIENTS = ['vscode', 'jetbrains', 'cli', 'code-review', AGENT_PLATFORM_CLIENT, 'models', 'all'] as const;
+export const CHANGELOG_CLIENTS = [
+  'vscode',
+  'jetbrains',
+  'cli',
+  'code-review',
+  AGENT_PLATFORM_CLIENT,
+  'models',
+  'all',
+] as const;
 export type ChangelogClient = (typeof CHANGELOG_CLIENTS)[number];

@@ -10,7 +10,12 @@ export const freshnessSchema = z.object({
 export type FreshnessOut = z.infer<typeof freshnessSchema>;
 
 export function freshnessOut(f: Freshness, dataThrough: string): FreshnessOut {
-  return { data_through: dataThrough, fetched_at: f.fetched_at, from_cache: f.from_cache, next_refresh_at: f.next_refresh_at };
+  return {
+    data_through: dataThrough,
+    fetched_at: f.fetched_at,
+    from_cache: f.from_cache,
+    next_refresh_at: f.next_refresh_at,
+  };
 }
 
 /** "data through 2026-11-20; next refresh ~02:00 UTC; served from cache" */

@@ -4,7 +4,8 @@ export type Cell = string | number | boolean | null | undefined;
 
 /** A pipe table: header line, then one line per row. Empty cells print as "-". */
 export function table(columns: string[], rows: Cell[][]): string {
-  const line = (cells: Cell[]) => cells.map((c) => (c === null || c === undefined || c === '' ? '-' : String(c))).join(' | ');
+  const line = (cells: Cell[]) =>
+    cells.map((c) => (c === null || c === undefined || c === '' ? '-' : String(c))).join(' | ');
   return [line(columns), ...rows.map(line)].join('\n');
 }
 

@@ -14,9 +14,15 @@ const MCP_PATH = '/mcp';
  * server per request shares the one upstream client, its cache and its rate limits. Loopback only: Host and
  * Origin must name this machine, which stops DNS-rebinding pages from reaching the server through a browser.
  */
-export async function serveHttp(factory: () => McpServer, config: Config, log: Logger): Promise<{ url: string; close: () => Promise<void> }> {
+export async function serveHttp(
+  factory: () => McpServer,
+  config: Config,
+  log: Logger,
+): Promise<{ url: string; close: () => Promise<void> }> {
   if (!isLoopbackHost(config.host)) throw new ConfigError(nonLoopbackRefusal(config.host));
-  const handler = createMcpHandler(() => factory(), { onerror: (error) => log.warn('http handler error', { error: error.message }) });
+  const handler = createMcpHandler(() => factory(), {
+    onerror: (error) => log.warn('http handler error', { error: error.message }),
+  });
   const node = toNodeHandler(handler);
   const names = loopbackHostnames(config.host);
   const validHost = hostHeaderValidation(names);

@@ -2,7 +2,10 @@ import { isIP } from 'node:net';
 
 /** Whether a bind address only accepts connections from this machine: localhost, 127.0.0.0/8 or ::1. */
 export function isLoopbackHost(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   if (h === 'localhost') return true;
   if (isIP(h) === 4) return h.startsWith('127.');
   if (isIP(h) === 6) return h === '::1' || /^(0{0,4}:){5}(0{0,4}:)?0*1$/.test(h) || /^::ffff:127\./.test(h);
@@ -24,7 +27,10 @@ export function nonLoopbackRefusal(host: string): string {
 
 /** Hostnames a loopback server answers to: the usual localhost names plus the address it is bound to. */
 export function loopbackHostnames(host: string): string[] {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   const bound = isIP(h) === 6 ? `[${h}]` : h;
   return [...new Set(['localhost', '127.0.0.1', '[::1]', bound])];
 }

@@ -29,14 +29,19 @@ class ClosingTransport extends StdioServerTransport {
 export function serveStdio(factory: () => McpServer, log: Logger, onClose: () => Promise<void>): void {
   const input = new LineLimit(MAX_MESSAGE_BYTES, (line) => void tooLarge(line));
   const wire = new ClosingTransport(input, () => void close());
-  const handle = serve(() => factory(), { transport: wire, onerror: (error) => log.warn('stdio transport error', { error: error.message }) });
+  const handle = serve(() => factory(), {
+    transport: wire,
+    onerror: (error) => log.warn('stdio transport error', { error: error.message }),
+  });
   process.stdin.pipe(input);
 
   const tooLarge = async ({ bytes, id }: OversizedLine) => {
     log.warn('stdio message too large; skipped', { bytes, id });
     const message = `Message too large: ${bytes} bytes, over the ${MAX_MESSAGE_BYTES}-byte (10 MiB) limit for one message. It was not read; send less in one request (fewer entries per call, for example).`;
     // Without a recognizable id the answer carries none: MCP's schema has no null id.
-    await wire.send({ jsonrpc: '2.0', ...(id !== undefined && { id }), error: { code: -32600, message } }).catch(() => {});
+    await wire
+      .send({ jsonrpc: '2.0', ...(id !== undefined && { id }), error: { code: -32600, message } })
+      .catch(() => {});
   };
 
   let closing = false;

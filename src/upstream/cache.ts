@@ -62,7 +62,12 @@ export class ResponseCache {
     });
   }
 
-  async get<T>(key: string, policy: () => CachePolicy, load: LoadContext['load'], signal?: AbortSignal): Promise<CachedAnswer<T>> {
+  async get<T>(
+    key: string,
+    policy: () => CachePolicy,
+    load: LoadContext['load'],
+    signal?: AbortSignal,
+  ): Promise<CachedAnswer<T>> {
     try {
       return await this.attempt<T>(key, policy, load, signal);
     } catch (error) {
@@ -71,13 +76,21 @@ export class ResponseCache {
       try {
         return await this.attempt<T>(key, policy, load, signal);
       } catch (again) {
-        if (again instanceof Error && again.message === 'evicted') throw new UpstreamUnavailableError('The response cache is too small for this many concurrent requests; try again, or raise its size.');
+        if (again instanceof Error && again.message === 'evicted')
+          throw new UpstreamUnavailableError(
+            'The response cache is too small for this many concurrent requests; try again, or raise its size.',
+          );
         throw again;
       }
     }
   }
 
-  private async attempt<T>(key: string, policy: () => CachePolicy, load: LoadContext['load'], signal?: AbortSignal): Promise<CachedAnswer<T>> {
+  private async attempt<T>(
+    key: string,
+    policy: () => CachePolicy,
+    load: LoadContext['load'],
+    signal?: AbortSignal,
+  ): Promise<CachedAnswer<T>> {
     if (signal?.aborted) throw abortError(signal);
     const callId = this.nextCallId++;
     this.waiters.set(key, (this.waiters.get(key) ?? 0) + 1);

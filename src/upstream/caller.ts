@@ -79,33 +79,58 @@ export class Caller {
     const params = { ...(options.query ?? {}), ...((options.body as Record<string, unknown>) ?? {}) };
     if (!op.cache) {
       const { value } = await this.send(op, options);
-      return { value, freshness: { fetched_at: new Date(this.config.now()).toISOString(), from_cache: false, next_refresh_at: null } };
+      return {
+        value,
+        freshness: { fetched_at: new Date(this.config.now()).toISOString(), from_cache: false, next_refresh_at: null },
+      };
     }
     const key = `${this.credential}|${op.method}|${op.path}|${canonical(options.query ?? {})}|${canonical(options.body ?? null)}`;
     const policy = () => op.cache!(this.config.now(), params);
     // The load runs on the cache's signal, not this caller's: other callers may be waiting on it too.
     // Its waits still keep within the budget of the call that started it.
-    return this.cache.get(key, policy, (signal) => this.send(op, { ...options, signal }, options.signal), options.signal);
+    return this.cache.get(
+      key,
+      policy,
+      (signal) => this.send(op, { ...options, signal }, options.signal),
+      options.signal,
+    );
   }
 
   /** `budget`: the signal whose deadline bounds waits (the caller's own, also when the request runs on the cache's). */
-  private async send<S extends z.ZodType>(op: Operation<S>, options: CallOptions, budget = options.signal): Promise<{ value: z.output<S>; bytes: number }> {
+  private async send<S extends z.ZodType>(
+    op: Operation<S>,
+    options: CallOptions,
+    budget = options.signal,
+  ): Promise<{ value: z.output<S>; bytes: number }> {
     let sent = 0;
     try {
       return await this.sendWithRetries(op, options, budget, () => sent++);
     } catch (error) {
-      if (error instanceof UpstreamError) error.request ??= { host: op.host, write: op.retry === 'write', attempts: sent };
+      if (error instanceof UpstreamError)
+        error.request ??= { host: op.host, write: op.retry === 'write', attempts: sent };
       throw error;
     }
   }
 
-  private async sendWithRetries<S extends z.ZodType>(op: Operation<S>, options: CallOptions, budget: AbortSignal | undefined, counted: () => void): Promise<{ value: z.output<S>; bytes: number }> {
+  private async sendWithRetries<S extends z.ZodType>(
+    op: Operation<S>,
+    options: CallOptions,
+    budget: AbortSignal | undefined,
+    counted: () => void,
+  ): Promise<{ value: z.output<S>; bytes: number }> {
     const base = op.host === 'api' ? this.config.baseUrl : this.config.siteUrl;
     const url = new URL(base.replace(/\/+$/, '') + op.path);
     for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
     const headers: Record<string, string> = op.host === 'api' ? { authorization: `Bearer ${this.config.token}` } : {};
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const request = { method: op.method, url, headers, body: options.body === undefined ? undefined : JSON.stringify(options.body), signal: options.signal, endpoint: op.name };
+    const request = {
+      method: op.method,
+      url,
+      headers,
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal: options.signal,
+      endpoint: op.name,
+    };
 
     let attempt = 0;
     let rateLimited = 0;
@@ -124,7 +149,13 @@ export class Caller {
         }
         return this.parse(op, res);
       } catch (error) {
-        if (!(error instanceof UpstreamError) || !shouldRetry(error, op.retry) || attempt >= this.config.retry.maxAttempts || options.signal?.aborted) throw error;
+        if (
+          !(error instanceof UpstreamError) ||
+          !shouldRetry(error, op.retry) ||
+          attempt >= this.config.retry.maxAttempts ||
+          options.signal?.aborted
+        )
+          throw error;
         await sleep(backoffMs(attempt, this.config.retry, this.config.random), options.signal);
       }
     }
@@ -135,12 +166,22 @@ export class Caller {
    * the retries allow or the call's budget has left, in which case it fails at once with the time to retry.
    * Rate-limited groups wait through their limiter, so that every request of the group waits too.
    */
-  private async waitOutRateLimit(op: Operation<z.ZodType>, res: HttpResponse, count: number, budget: AbortSignal | undefined, signal: AbortSignal | undefined): Promise<void> {
+  private async waitOutRateLimit(
+    op: Operation<z.ZodType>,
+    res: HttpResponse,
+    count: number,
+    budget: AbortSignal | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<void> {
     const retryAfter = parseRetryAfter(res.headers['retry-after'], this.config.now());
     const waitMs = retryAfter ?? this.limiters.config.blockMs;
     const until = op.group ? await this.limiters.pause(op.group, retryAfter) : this.config.now() + waitMs;
     const blocked = (why: string) =>
-      new RateLimitedError(`The upstream rate limit for ${op.name} is exhausted${why}; requests are blocked until about ${new Date(until).toISOString()}.`, op.name, until);
+      new RateLimitedError(
+        `The upstream rate limit for ${op.name} is exhausted${why}; requests are blocked until about ${new Date(until).toISOString()}.`,
+        op.name,
+        until,
+      );
     if (count > this.config.retry.maxRateLimitRetries) throw blocked('');
     if (waitMs > remainingMs(budget)) throw blocked(' and the wait is longer than this call has left');
     if (!op.group) await sleep(waitMs, signal);
@@ -152,12 +193,18 @@ export class Caller {
       try {
         json = JSON.parse(res.text);
       } catch {
-        throw new UpstreamProtocolError(`${op.name} answered ${res.status} with a body that is not valid JSON.`, op.name);
+        throw new UpstreamProtocolError(
+          `${op.name} answered ${res.status} with a body that is not valid JSON.`,
+          op.name,
+        );
       }
       const parsed = op.schema.safeParse(json);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
-        throw new UpstreamProtocolError(`${op.name} answered with an unexpected shape: ${issue?.path.join('.') || '(body)'}: ${issue?.message}.`, op.name);
+        throw new UpstreamProtocolError(
+          `${op.name} answered with an unexpected shape: ${issue?.path.join('.') || '(body)'}: ${issue?.message}.`,
+          op.name,
+        );
       }
       return { value: parsed.data, bytes: Buffer.byteLength(res.text) };
     }
@@ -182,7 +229,9 @@ export class Caller {
     const said = message ? `: ${message}` : '';
     if (op.host === 'site' && (res.status === 401 || res.status === 403)) {
       const refused = `The public changelog refused the request (${res.status})${said}`;
-      return res.status === 401 ? new UnauthenticatedError(refused, op.name) : new PermissionDeniedError(refused, op.name);
+      return res.status === 401
+        ? new UnauthenticatedError(refused, op.name)
+        : new PermissionDeniedError(refused, op.name);
     }
     switch (true) {
       case res.status === 400:
@@ -192,7 +241,10 @@ export class Caller {
       case res.status === 403:
         return new PermissionDeniedError(`The API token lacks the permission for ${op.name} (403)${said}`, op.name);
       case res.status === 404:
-        return new UpstreamProtocolError(`${op.path} was not found (404); the configured base URL is probably wrong.`, op.name);
+        return new UpstreamProtocolError(
+          `${op.path} was not found (404); the configured base URL is probably wrong.`,
+          op.name,
+        );
       case res.status === 429:
         return new RateLimitedError(`The upstream rate limit was exceeded${said}`, op.name, this.config.now() + 10_000);
       case res.status >= 500:

@@ -11,11 +11,18 @@ const deadlines = new WeakMap<AbortSignal, number>();
 export function withDeadline(parent: AbortSignal | undefined, ms: number): AbortSignal {
   const controller = new AbortController();
   const seconds = Number((ms / 1000).toFixed(1));
-  const timer = setTimeout(() => controller.abort(new TimeoutError(`No complete answer within this call's ${seconds} s budget.`, undefined, 'call')), ms);
+  const timer = setTimeout(
+    () =>
+      controller.abort(
+        new TimeoutError(`No complete answer within this call's ${seconds} s budget.`, undefined, 'call'),
+      ),
+    ms,
+  );
   timer.unref();
   controller.signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
   if (parent?.aborted) controller.abort(parent.reason);
-  else parent?.addEventListener('abort', () => controller.abort(parent.reason), { once: true, signal: controller.signal });
+  else
+    parent?.addEventListener('abort', () => controller.abort(parent.reason), { once: true, signal: controller.signal });
   deadlines.set(controller.signal, Date.now() + ms);
   return controller.signal;
 }
@@ -39,5 +46,9 @@ export function abortError(signal: AbortSignal | undefined, endpoint?: string, a
   if (budgetExpired(signal)) {
     return new TimeoutError((signal!.reason as TimeoutError).message, endpoint, 'call', { neverReached: !afterSend });
   }
-  return new CancelledError(afterSend ? 'The request was cancelled while it was in flight.' : 'The request was cancelled.', endpoint, afterSend);
+  return new CancelledError(
+    afterSend ? 'The request was cancelled while it was in flight.' : 'The request was cancelled.',
+    endpoint,
+    afterSend,
+  );
 }

@@ -1,4 +1,4 @@
-import { Agent, EnvHttpProxyAgent, request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { abortError } from './deadline.js';
 import { TimeoutError, UpstreamUnavailableError } from './errors.js';
 
@@ -33,7 +33,21 @@ export interface HttpResponse {
 
 const PROXY_VARS = ['HTTPS_PROXY', 'HTTP_PROXY', 'NO_PROXY', 'https_proxy', 'http_proxy', 'no_proxy'];
 /** Errors raised while connecting: the request provably never reached the upstream. */
-const CONNECT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL']);
+const CONNECT_CODES = new Set([
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+]);
+
+// undici is a megabyte of code: it loads with the first request, not at start-up. Its exports are read
+// from `default`, since the bundle's chunk for this CommonJS package exports nothing else.
+let undici: Promise<typeof import('undici')> | undefined;
+const loadUndici = () =>
+  (undici ??= import('undici').then((m) => (m as unknown as { default?: typeof m }).default ?? m));
 
 export function usesProxy(env: NodeJS.ProcessEnv = process.env): boolean {
   return PROXY_VARS.some((name) => (env[name] ?? '') !== '');
@@ -41,31 +55,45 @@ export function usesProxy(env: NodeJS.ProcessEnv = process.env): boolean {
 
 /** undici `request()` on one keep-alive dispatcher (through the proxy when the environment names one). */
 export class HttpTransport {
-  private readonly dispatcher: Dispatcher;
+  private dispatcher: Promise<Dispatcher> | undefined;
+  readonly proxied: boolean;
 
   constructor(private readonly options: HttpOptions) {
-    const common = { connect: { timeout: options.connectTimeoutMs }, headersTimeout: options.headersTimeoutMs, bodyTimeout: options.bodyTimeoutMs };
-    const env = options.env ?? process.env;
-    this.dispatcher = usesProxy(env)
-      ? new EnvHttpProxyAgent({ ...common, httpProxy: env.HTTP_PROXY ?? env.http_proxy, httpsProxy: env.HTTPS_PROXY ?? env.https_proxy, noProxy: env.NO_PROXY ?? env.no_proxy })
-      : new Agent({ ...common, keepAliveTimeout: 30_000 });
+    this.proxied = usesProxy(options.env ?? process.env);
   }
 
-  get proxied(): boolean {
-    return this.dispatcher instanceof EnvHttpProxyAgent;
+  private dispatcherOf(): Promise<Dispatcher> {
+    return (this.dispatcher ??= loadUndici().then(({ Agent, EnvHttpProxyAgent }) => {
+      const { options } = this;
+      const common = {
+        connect: { timeout: options.connectTimeoutMs },
+        headersTimeout: options.headersTimeoutMs,
+        bodyTimeout: options.bodyTimeoutMs,
+      };
+      const env = options.env ?? process.env;
+      return this.proxied
+        ? new EnvHttpProxyAgent({
+            ...common,
+            httpProxy: env.HTTP_PROXY ?? env.http_proxy,
+            httpsProxy: env.HTTPS_PROXY ?? env.https_proxy,
+            noProxy: env.NO_PROXY ?? env.no_proxy,
+          })
+        : new Agent({ ...common, keepAliveTimeout: 30_000 });
+    }));
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
     if (req.signal?.aborted) throw abortError(req.signal, req.endpoint);
     const attempt = AbortSignal.timeout(this.options.attemptTimeoutMs);
     try {
+      const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.dispatcherOf()]);
       // The signal also covers reading the body: undici destroys the body stream when it aborts.
       const res = await request(req.url, {
         method: req.method,
         headers: { 'user-agent': this.options.userAgent, accept: 'application/json', ...req.headers },
         body: req.body,
         signal: req.signal ? AbortSignal.any([req.signal, attempt]) : attempt,
-        dispatcher: this.dispatcher,
+        dispatcher,
       });
       const text = await res.body.text();
       return { status: res.statusCode, headers: res.headers, text };
@@ -73,14 +101,19 @@ export class HttpTransport {
       if (req.signal?.aborted) throw abortError(req.signal, req.endpoint, true);
       if (attempt.aborted) {
         const where = `${req.method} ${req.url.origin}${req.url.pathname}`;
-        throw new TimeoutError(`${where} did not finish within ${this.options.attemptTimeoutMs / 1000} s.`, req.endpoint, 'attempt', { cause: error });
+        throw new TimeoutError(
+          `${where} did not finish within ${this.options.attemptTimeoutMs / 1000} s.`,
+          req.endpoint,
+          'attempt',
+          { cause: error },
+        );
       }
       throw transportError(error, req, this.proxied ? proxyFor(req.url, this.options.env ?? process.env) : undefined);
     }
   }
 
-  close(): Promise<void> {
-    return this.dispatcher.close();
+  async close(): Promise<void> {
+    await (await this.dispatcher)?.close();
   }
 }
 
@@ -92,8 +125,12 @@ interface Proxy {
 
 /** The proxy a request goes through, decided as undici's EnvHttpProxyAgent decides it; undefined when none. */
 export function proxyFor(url: URL, env: NodeJS.ProcessEnv): Proxy | undefined {
-  const pick = (...names: string[]) => names.map((variable) => ({ variable, value: env[variable] ?? '' })).find((p) => p.value !== '');
-  const chosen = url.protocol === 'https:' ? (pick('HTTPS_PROXY', 'https_proxy') ?? pick('HTTP_PROXY', 'http_proxy')) : pick('HTTP_PROXY', 'http_proxy');
+  const pick = (...names: string[]) =>
+    names.map((variable) => ({ variable, value: env[variable] ?? '' })).find((p) => p.value !== '');
+  const chosen =
+    url.protocol === 'https:'
+      ? (pick('HTTPS_PROXY', 'https_proxy') ?? pick('HTTP_PROXY', 'http_proxy'))
+      : pick('HTTP_PROXY', 'http_proxy');
   if (!chosen) return undefined;
   const noProxy = env.NO_PROXY ?? env.no_proxy ?? '';
   const host = url.hostname.toLowerCase();
@@ -125,14 +162,31 @@ function transportError(error: unknown, req: HttpRequest, proxy: Proxy | undefin
   if (code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new TimeoutError(`Connecting to ${target} timed out.`, req.endpoint, 'connect', connectOptions);
   }
-  if (code === 'UND_ERR_HEADERS_TIMEOUT') return new TimeoutError(`${where} sent no response in time.`, req.endpoint, 'headers', { cause: error });
-  if (code === 'UND_ERR_BODY_TIMEOUT') return new TimeoutError(`${where} stopped sending its response.`, req.endpoint, 'body', { cause: error });
+  if (code === 'UND_ERR_HEADERS_TIMEOUT')
+    return new TimeoutError(`${where} sent no response in time.`, req.endpoint, 'headers', { cause: error });
+  if (code === 'UND_ERR_BODY_TIMEOUT')
+    return new TimeoutError(`${where} stopped sending its response.`, req.endpoint, 'body', { cause: error });
   if (CONNECT_CODES.has(code)) {
-    return new UpstreamUnavailableError(`Could not connect to ${target} (${code}).`, req.endpoint, undefined, connectOptions);
+    return new UpstreamUnavailableError(
+      `Could not connect to ${target} (${code}).`,
+      req.endpoint,
+      undefined,
+      connectOptions,
+    );
   }
   const tunnel = proxy && /Proxy response \((\d+)\)/.exec(detail);
   if (tunnel) {
-    return new UpstreamUnavailableError(`${target[0]!.toUpperCase()}${target.slice(1)} refused to forward the request (${tunnel[1]}).`, req.endpoint, undefined, connectOptions);
+    return new UpstreamUnavailableError(
+      `${target[0]!.toUpperCase()}${target.slice(1)} refused to forward the request (${tunnel[1]}).`,
+      req.endpoint,
+      undefined,
+      connectOptions,
+    );
   }
-  return new UpstreamUnavailableError(`${where} failed: ${detail}${code ? ` (${code})` : ''}.`, req.endpoint, undefined, { cause: error });
+  return new UpstreamUnavailableError(
+    `${where} failed: ${detail}${code ? ` (${code})` : ''}.`,
+    req.endpoint,
+    undefined,
+    { cause: error },
+  );
 }

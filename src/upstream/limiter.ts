@@ -1,4 +1,4 @@
-import Bottleneck from 'bottleneck';
+import type Bottleneck from 'bottleneck';
 import { RATE_LIMIT_BLOCK_MS, RATE_LIMITS, type RateGroup } from '../contract/limits.js';
 import { abortError } from './deadline.js';
 
@@ -19,7 +19,12 @@ export type LimitsConfig = Record<RateGroup, BucketConfig> & {
   pauseMarginMs: number;
 };
 
-export const DEFAULT_LIMITS: LimitsConfig = { ...RATE_LIMITS, safetyTokens: 1, blockMs: RATE_LIMIT_BLOCK_MS, pauseMarginMs: 500 };
+export const DEFAULT_LIMITS: LimitsConfig = {
+  ...RATE_LIMITS,
+  safetyTokens: 1,
+  blockMs: RATE_LIMIT_BLOCK_MS,
+  pauseMarginMs: 500,
+};
 
 /**
  * One token bucket per upstream rate-limit group, shared by every caller of the client. Built on
@@ -27,7 +32,8 @@ export const DEFAULT_LIMITS: LimitsConfig = { ...RATE_LIMITS, safetyTokens: 1, b
  * reservoir negative with `incrementReservoir` (never `updateSettings`, which would stop the refill).
  */
 export class RateLimiters {
-  private readonly limiters: Record<RateGroup, Bottleneck>;
+  /** Built with the first request: Bottleneck is loaded then, not at start-up. Every bucket starts full either way. */
+  private limiters: Promise<Record<RateGroup, Bottleneck>> | undefined;
   private readonly intervals: Record<RateGroup, number>;
   private readonly pausedUntil: Record<RateGroup, number> = { general: 0, 'credit-usage': 0, 'cost-analytics': 0 };
 
@@ -35,28 +41,37 @@ export class RateLimiters {
     readonly config: LimitsConfig = DEFAULT_LIMITS,
     private readonly now: () => number = Date.now,
   ) {
-    const make = (group: RateGroup) => {
-      const { perMinute, burst } = config[group];
-      const capacity = Math.max(1, burst - config.safetyTokens);
-      const interval = 60_000 / perMinute;
-      // Bottleneck adds at most one token per heartbeat, on the first heartbeat at least an interval
-      // after the last addition. Four heartbeats per interval, and an interval a hair shorter than the
-      // true one (timers and Date.now may disagree by a millisecond), make the refill land on every
-      // fourth heartbeat: the documented rate, never faster, without drifting a quarter interval late.
-      return new Bottleneck({
-        reservoir: capacity,
-        reservoirIncreaseAmount: 1,
-        reservoirIncreaseInterval: interval - Math.min(5, interval / 20),
-        reservoirIncreaseMaximum: capacity,
-        heartbeatInterval: interval / 4,
-      });
-    };
-    this.limiters = { general: make('general'), 'credit-usage': make('credit-usage'), 'cost-analytics': make('cost-analytics') };
     this.intervals = {
       general: Math.ceil(60_000 / config.general.perMinute),
       'credit-usage': Math.ceil(60_000 / config['credit-usage'].perMinute),
       'cost-analytics': Math.ceil(60_000 / config['cost-analytics'].perMinute),
     };
+  }
+
+  private buckets(): Promise<Record<RateGroup, Bottleneck>> {
+    return (this.limiters ??= import('bottleneck').then(({ default: Bottleneck }) => {
+      const make = (group: RateGroup) => {
+        const { perMinute, burst } = this.config[group];
+        const capacity = Math.max(1, burst - this.config.safetyTokens);
+        const interval = 60_000 / perMinute;
+        // Bottleneck adds at most one token per heartbeat, on the first heartbeat at least an interval
+        // after the last addition. Four heartbeats per interval, and an interval a hair shorter than the
+        // true one (timers and Date.now may disagree by a millisecond), make the refill land on every
+        // fourth heartbeat: the documented rate, never faster, without drifting a quarter interval late.
+        return new Bottleneck({
+          reservoir: capacity,
+          reservoirIncreaseAmount: 1,
+          reservoirIncreaseInterval: interval - Math.min(5, interval / 20),
+          reservoirIncreaseMaximum: capacity,
+          heartbeatInterval: interval / 4,
+        });
+      };
+      return {
+        general: make('general'),
+        'credit-usage': make('credit-usage'),
+        'cost-analytics': make('cost-analytics'),
+      };
+    }));
   }
 
   /** Runs `task` when the group has a token. A caller that cancels while queued stops waiting at once. */
@@ -72,8 +87,10 @@ export class RateLimiters {
       };
       signal?.addEventListener('abort', onAbort, { once: true });
     });
+    const limiters = await this.buckets();
+    if (signal?.aborted) throw abortError(signal);
     // The job still runs when its turn comes (the token is spent), but does nothing once cancelled.
-    const job = this.limiters[group].schedule(() => {
+    const job = limiters[group].schedule(() => {
       if (signal?.aborted) return Promise.reject(abortError(signal));
       started = true;
       return task();
@@ -95,7 +112,7 @@ export class RateLimiters {
     const until = this.now() + ms;
     if (until <= this.pausedUntil[group]) return this.pausedUntil[group];
     this.pausedUntil[group] = until;
-    const limiter = this.limiters[group];
+    const limiter = (await this.buckets())[group];
     const current = (await limiter.currentReservoir()) ?? 0;
     const target = -Math.ceil(ms / this.intervals[group]);
     if (current > target) await limiter.incrementReservoir(target - current);
@@ -103,6 +120,7 @@ export class RateLimiters {
   }
 
   async stop(): Promise<void> {
-    await Promise.all(Object.values(this.limiters).map((l) => l.stop({ dropWaitingJobs: true }).catch(() => {})));
+    if (!this.limiters) return;
+    await Promise.all(Object.values(await this.limiters).map((l) => l.stop({ dropWaitingJobs: true }).catch(() => {})));
   }
 }

@@ -10,7 +10,12 @@ export interface RetryConfig {
   maxRateLimitRetries: number;
 }
 
-export const DEFAULT_RETRY: RetryConfig = { maxAttempts: 3, baseDelayMs: 300, maxDelayMs: 5_000, maxRateLimitRetries: 2 };
+export const DEFAULT_RETRY: RetryConfig = {
+  maxAttempts: 3,
+  baseDelayMs: 300,
+  maxDelayMs: 5_000,
+  maxRateLimitRetries: 2,
+};
 
 /**
  * Reads are retried on 5xx, resets and timeouts. A write (set-user-budget-overrides) is retried only

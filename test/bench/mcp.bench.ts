@@ -28,8 +28,27 @@ export async function benchAnswerSizes(print: (line: string) => void): Promise<v
   const sim = await startSimulator({ users: 800, now: '2026-11-21T10:00:00Z', rateLimit: false, token: 'bench' });
   const config = configSchema.parse({ token: 'bench', baseUrl: sim.url, logLevel: 'error' });
   const pii = new Pseudonymizer('full', 'bench');
-  const upstream = new AnalyticsClient({ baseUrl: sim.url, token: 'bench', now: () => sim.clock.now(), limits: { general: { perMinute: 60_000, burst: 1000 }, 'credit-usage': { perMinute: 60_000, burst: 1000 }, 'cost-analytics': { perMinute: 60_000, burst: 1000 } } });
-  const server = createServer({ client: upstream, config, pii, log: createLogger('error', (t) => t, () => {}), audit: () => {} });
+  const upstream = new AnalyticsClient({
+    baseUrl: sim.url,
+    token: 'bench',
+    now: () => sim.clock.now(),
+    limits: {
+      general: { perMinute: 60_000, burst: 1000 },
+      'credit-usage': { perMinute: 60_000, burst: 1000 },
+      'cost-analytics': { perMinute: 60_000, burst: 1000 },
+    },
+  });
+  const server = createServer({
+    client: upstream,
+    config,
+    pii,
+    log: createLogger(
+      'error',
+      (t) => t,
+      () => {},
+    ),
+    audit: () => {},
+  });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
   const client = new Client({ name: 'bench', version: '1' });
@@ -45,11 +64,17 @@ export async function benchAnswerSizes(print: (line: string) => void): Promise<v
     for (const r of requests) {
       const url = new URL(r.path, sim.url);
       for (const [k, v] of Object.entries(r.query)) url.searchParams.set(k, v);
-      const res = await fetch(url, { method: r.method, headers: { authorization: 'Bearer bench', 'content-type': 'application/json' }, body: r.method === 'POST' ? JSON.stringify(r.body ?? {}) : undefined });
+      const res = await fetch(url, {
+        method: r.method,
+        headers: { authorization: 'Bearer bench', 'content-type': 'application/json' },
+        body: r.method === 'POST' ? JSON.stringify(r.body ?? {}) : undefined,
+      });
       raw += (await res.arrayBuffer()).byteLength;
     }
     const bytes = Buffer.byteLength(text);
-    print(`  ${label.padEnd(36)} ${String(bytes).padStart(7)} ${String(raw).padStart(11)} ${((bytes / raw) * 100).toFixed(1).padStart(6)}% ${String(requests.length).padStart(8)}`);
+    print(
+      `  ${label.padEnd(36)} ${String(bytes).padStart(7)} ${String(raw).padStart(11)} ${((bytes / raw) * 100).toFixed(1).padStart(6)}% ${String(requests.length).padStart(8)}`,
+    );
   }
   await client.close();
   await upstream.close();
@@ -73,7 +98,12 @@ async function coldStart(args: string[], env: NodeJS.ProcessEnv): Promise<StartF
     }),
   );
   const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
-  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+  });
   send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
   const ms = await answered;
@@ -109,10 +139,13 @@ export async function benchColdStart(print: (line: string) => void): Promise<voi
       base.push(await coldStart([minimal], env));
     }
     print(`cold start, spawn to first tools/list answer over stdio (median of ${runs}):`);
-    print(`  org-analytics-mcp (bundled, 10 tools): ${median(ours.map((f) => f.ms)).toFixed(0)} ms; idle RSS ${median(ours.map((f) => f.rssMb)).toFixed(1)} MB`);
-    print(`  minimal SDK v2 stdio server (1 tool):  ${median(base.map((f) => f.ms)).toFixed(0)} ms; idle RSS ${median(base.map((f) => f.rssMb)).toFixed(1)} MB`);
+    print(
+      `  org-analytics-mcp (bundled, 10 tools): ${median(ours.map((f) => f.ms)).toFixed(0)} ms; idle RSS ${median(ours.map((f) => f.rssMb)).toFixed(1)} MB`,
+    );
+    print(
+      `  minimal SDK v2 stdio server (1 tool):  ${median(base.map((f) => f.ms)).toFixed(0)} ms; idle RSS ${median(base.map((f) => f.rssMb)).toFixed(1)} MB`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
-

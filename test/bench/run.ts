@@ -1,4 +1,5 @@
-import { benchAnswerSizes, benchColdStart } from './mcp.bench.js';
+import { benchColdStartSideBySide } from './cold-start.bench.js';
+import { benchAnswerSizes } from './mcp.bench.js';
 import { benchSimulator } from './simulator.bench.js';
 import { benchStartup } from './startup.bench.js';
 import { benchUpstream } from './upstream.bench.js';
@@ -7,7 +8,7 @@ import { benchUpstream } from './upstream.bench.js';
 const print = (line: string) => process.stdout.write(`${line}\n`);
 print(`node ${process.version}, ${new Date().toISOString()}`);
 await benchStartup(print);
-await benchColdStart(print);
+await benchColdStartSideBySide(print);
 await benchAnswerSizes(print);
 await benchSimulator(print);
 await benchUpstream(print);

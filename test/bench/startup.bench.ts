@@ -26,18 +26,28 @@ function medianStartMs(script: string, runs: number): number {
   return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
 }
 
-/** Start-up of the single bundled file against the same code as one ESM file per module. */
+/** Start-up of the bundle (dist/cli.js and its shared chunks) against the same code as one ESM file per module. */
 export async function benchStartup(print: (line: string) => void): Promise<void> {
   const out = mkdtempSync(join(tmpdir(), 'oam-unbundled-'));
   try {
-    await build({ entryPoints: files(join(root, 'src')), outdir: join(out, 'src'), outbase: join(root, 'src'), format: 'esm', platform: 'node', target: 'node20', logLevel: 'silent' });
+    await build({
+      entryPoints: files(join(root, 'src')),
+      outdir: join(out, 'src'),
+      outbase: join(root, 'src'),
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'silent',
+    });
     // Unbundled modules still import zod from node_modules, resolved from the project root.
     spawnSync('ln', ['-s', join(root, 'node_modules'), join(out, 'node_modules')]);
     spawnSync('cp', [join(root, 'package.json'), join(out, 'package.json')]);
     const runs = 15;
     const bundled = medianStartMs(join(root, 'dist/cli.js'), runs);
     const unbundled = medianStartMs(join(out, 'src/cli.js'), runs);
-    print(`start-up to --help exit, median of ${runs}: bundled ${bundled.toFixed(1)} ms, unbundled ${unbundled.toFixed(1)} ms`);
+    print(
+      `start-up to --help exit, median of ${runs}: bundled ${bundled.toFixed(1)} ms, unbundled ${unbundled.toFixed(1)} ms`,
+    );
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

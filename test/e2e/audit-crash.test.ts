@@ -41,16 +41,32 @@ async function until(check: () => boolean, what: string): Promise<void> {
   if (!check()) throw new Error(`timed out waiting for ${what}`);
 }
 
-const readLines = (path: string) => readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+const readLines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 
 describe('a server killed while a budget write is with the upstream', () => {
   it('leaves the intent on record, and the next start says so once on stderr', async () => {
     const auditLog = join(dir, 'audit.log');
-    const [a, b] = sim.state.org.identities.filter((i) => i.kind === 'user' && i.leaveDay === Infinity).map((i) => i.id);
+    const [a, b] = sim.state.org.identities
+      .filter((i) => i.kind === 'user' && i.leaveDay === Infinity)
+      .map((i) => i.id);
     sim.injectFault({ path: SET, kind: 'hang' });
 
     const first = await startServer(auditLog);
-    const call = first.client.callTool({ name: 'set_budget_overrides', arguments: { overrides: [{ user_email: a, limit: '4444' }, { user_email: b, limit: '5555' }] } }).catch((error: unknown) => error);
+    const call = first.client
+      .callTool({
+        name: 'set_budget_overrides',
+        arguments: {
+          overrides: [
+            { user_email: a, limit: '4444' },
+            { user_email: b, limit: '5555' },
+          ],
+        },
+      })
+      .catch((error: unknown) => error);
     await until(() => sim.requests().some((r) => r.path === SET), 'the write to reach the upstream');
     process.kill(first.pid, 'SIGKILL');
     expect(await call).toBeInstanceOf(Error);
@@ -67,7 +83,10 @@ describe('a server killed while a budget write is with the upstream', () => {
     const second = await startServer(auditLog);
     try {
       await until(() => /WARNING/.test(second.stderr()), 'the warning');
-      const warnings = second.stderr().split('\n').filter((l) => l.includes('WARNING'));
+      const warnings = second
+        .stderr()
+        .split('\n')
+        .filter((l) => l.includes('WARNING'));
       expect(warnings).toHaveLength(1);
       expect(warnings[0]).toContain(`chunk ${chunk} (2 changes, sent ${lines[0].time})`);
       expect(warnings[0]).toMatch(/may or may not have been applied.*get_budget_overrides/);

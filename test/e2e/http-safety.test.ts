@@ -7,7 +7,9 @@ const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 /** Starts `--demo --http` on a loopback address and waits for the URL it prints. */
 function serve(host: string): Promise<{ child: ChildProcess; url: URL }> {
-  const child = spawn(process.execPath, [CLI, '--demo', '--http', '--host', host, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, '--demo', '--http', '--host', host, '--port', '0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let err = '';
     child.stderr!.on('data', (d: Buffer) => {
@@ -22,10 +24,19 @@ function serve(host: string): Promise<{ child: ChildProcess; url: URL }> {
 /** A raw POST, so Host and Origin can be anything a hostile page or process would send. */
 function post(url: URL, path: string, headers: Record<string, string>): Promise<number> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, path, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      res.resume();
-      resolve(res.statusCode ?? 0);
-    });
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        path,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      },
+    );
     req.once('error', reject);
     req.end(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }));
   });
@@ -33,7 +44,10 @@ function post(url: URL, path: string, headers: Record<string, string>): Promise<
 
 describe('--http refuses what it cannot protect', () => {
   it.each(['0.0.0.0', '::', '192.0.2.10'])('does not start on a non-loopback address (%s) and says why', (host) => {
-    const run = spawnSync(process.execPath, [CLI, '--demo', '--http', '--host', host, '--port', '0'], { encoding: 'utf8', timeout: 15_000 });
+    const run = spawnSync(process.execPath, [CLI, '--demo', '--http', '--host', host, '--port', '0'], {
+      encoding: 'utf8',
+      timeout: 15_000,
+    });
     expect(run.status).toBe(2);
     expect(run.stderr).toMatch(/not a loopback address.*does not yet authenticate/s);
     expect(run.stdout).toBe('');
@@ -48,7 +62,9 @@ describe('on any loopback bind, Host and Origin are checked and only /mcp is ser
   afterAll(() => served.child.kill());
 
   it('answers its own address', async () => {
-    expect(await post(served.url, '/mcp', { host: served.url.host, 'mcp-protocol-version': '2025-06-18' })).not.toBe(403);
+    expect(await post(served.url, '/mcp', { host: served.url.host, 'mcp-protocol-version': '2025-06-18' })).not.toBe(
+      403,
+    );
   });
 
   it('refuses a forged Host header', async () => {

@@ -37,7 +37,15 @@ describe('--http', () => {
   }
 
   it('refuses a foreign Origin (DNS rebinding protection on loopback)', async () => {
-    const res = await fetch(url, { method: 'POST', headers: { origin: 'https://evil.example', 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        origin: 'https://evil.example',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: '{}',
+    });
     expect(res.status).toBe(403);
   });
 });

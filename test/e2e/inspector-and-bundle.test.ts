@@ -15,7 +15,11 @@ describe('a 2025-era client: MCP Inspector CLI 0.18 over stdio', () => {
   // Inspector CLI 0.18 looks for its own package.json as '../package.json' from the working directory
   // (though it imports it from its build/): any folder one level inside the project satisfies it.
   const inspect = (...args: string[]) =>
-    spawnSync(bin('mcp-inspector-cli'), ['--cli', process.execPath, CLI, '--demo', ...args], { cwd: join(ROOT, 'test'), encoding: 'utf8', timeout: 60_000 });
+    spawnSync(bin('mcp-inspector-cli'), ['--cli', process.execPath, CLI, '--demo', ...args], {
+      cwd: join(ROOT, 'test'),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
 
   it('lists the tools', () => {
     const run = inspect('--method', 'tools/list');
@@ -26,7 +30,16 @@ describe('a 2025-era client: MCP Inspector CLI 0.18 over stdio', () => {
   });
 
   it('calls a tool', () => {
-    const run = inspect('--method', 'tools/call', '--tool-name', 'get_credit_usage', '--tool-arg', 'range=last_7_days', '--tool-arg', 'limit=3');
+    const run = inspect(
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'get_credit_usage',
+      '--tool-arg',
+      'range=last_7_days',
+      '--tool-arg',
+      'limit=3',
+    );
     expect(run.status, run.stderr).toBe(0);
     const result = JSON.parse(run.stdout);
     expect(result.isError ?? false).toBe(false);
@@ -36,7 +49,9 @@ describe('a 2025-era client: MCP Inspector CLI 0.18 over stdio', () => {
 
 describe('manifest.json and the MCPB bundle', () => {
   it('validates', () => {
-    expect(execFileSync(bin('mcpb'), ['validate', join(ROOT, 'manifest.json')], { encoding: 'utf8' })).toMatch(/passes/);
+    expect(execFileSync(bin('mcpb'), ['validate', join(ROOT, 'manifest.json')], { encoding: 'utf8' })).toMatch(
+      /passes/,
+    );
   });
 
   it('packs a bundle whose server starts', async () => {
@@ -45,7 +60,13 @@ describe('manifest.json and the MCPB bundle', () => {
       execFileSync(bin('mcpb'), ['pack', ROOT, join(dir, 'bundle.mcpb')], { encoding: 'utf8' });
       execFileSync('python3', ['-m', 'zipfile', '-e', join(dir, 'bundle.mcpb'), join(dir, 'x')]);
       const client = new Client({ name: 'bundle', version: '1.0.0' });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(dir, 'x/dist/cli.js'), '--demo'], stderr: 'pipe' }));
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [join(dir, 'x/dist/cli.js'), '--demo'],
+          stderr: 'pipe',
+        }),
+      );
       try {
         expect((await client.listTools()).tools).toHaveLength(10);
       } finally {

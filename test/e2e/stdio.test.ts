@@ -16,21 +16,29 @@ async function connect(args: string[], env: Record<string, string> = {}, mode: '
   return { client, stderr: () => stderr };
 }
 
-
 /** The binary on raw pipes: what it writes to stdout, line by line, and whether it has exited. */
 function spawnRaw(args: string[]) {
   const child = spawn(process.execPath, [CLI, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
   let out = '';
   child.stdout.on('data', (d: Buffer) => (out += d.toString()));
   child.stdin.on('error', () => {});
-  const lines = () => out.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, any>);
+  const lines = () =>
+    out
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as Record<string, any>);
   const until = async (done: () => boolean, ms = 10_000) => {
-    for (const end = Date.now() + ms; !done() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
+    for (const end = Date.now() + ms; !done() && Date.now() < end;) await new Promise((r) => setTimeout(r, 50));
     return done();
   };
   const send = (msg: object) => child.stdin.write(`${JSON.stringify(msg)}\n`);
   const initialize = async () => {
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     await until(() => out.includes('"id":1'));
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   };
@@ -74,7 +82,12 @@ describe('the built binary over stdio', () => {
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const send = (msg: object) => child.stdin.write(`${JSON.stringify(msg)}\n`);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     await new Promise((r) => setTimeout(r, 700));
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_daily_usage', arguments: {} } });
@@ -97,7 +110,15 @@ describe('the built binary over stdio', () => {
         server.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
         expect(await server.until(() => server.lines().some((l) => l.id === 2))).toBe(true);
         const [, tooLarge, listed] = server.lines();
-        expect(tooLarge).toEqual({ jsonrpc: '2.0', error: { code: -32600, message: expect.stringMatching(/^Message too large: 10485761 bytes, over the 10485760-byte \(10 MiB\) limit/) } });
+        expect(tooLarge).toEqual({
+          jsonrpc: '2.0',
+          error: {
+            code: -32600,
+            message: expect.stringMatching(
+              /^Message too large: 10485761 bytes, over the 10485760-byte \(10 MiB\) limit/,
+            ),
+          },
+        });
         expect(listed!.result.tools).toHaveLength(10);
       } finally {
         server.child.kill();
@@ -108,7 +129,9 @@ describe('the built binary over stdio', () => {
       for (const mode of ['legacy', 'auto'] as const) {
         const { client } = await connect(['--demo'], {}, mode);
         try {
-          await expect(client.callTool({ name: 'get_daily_usage', arguments: { padding: 'x'.repeat(OVER_10_MIB) } })).rejects.toThrow(/Message too large/);
+          await expect(
+            client.callTool({ name: 'get_daily_usage', arguments: { padding: 'x'.repeat(OVER_10_MIB) } }),
+          ).rejects.toThrow(/Message too large/);
           const r = await client.callTool({ name: 'get_daily_usage', arguments: {} });
           expect(r.isError).toBeFalsy();
         } finally {
@@ -121,20 +144,29 @@ describe('the built binary over stdio', () => {
   describe('--demo exits with code 0 once the client is gone', () => {
     it.each([
       ['stdin ends right after initialize', async (_s: ReturnType<typeof spawnRaw>) => {}],
-      ['stdin ends after a tool call', async (s: ReturnType<typeof spawnRaw>) => {
-        s.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_daily_usage', arguments: {} } });
-        await s.until(() => s.lines().some((l) => l.id === 2));
-      }],
-      ['stdin ends after an over-long line', async (s: ReturnType<typeof spawnRaw>) => {
-        // Well over the limit, so that unread input is still waiting when stdin ends.
-        s.child.stdin.write(`${'x'.repeat(11 * 1024 * 1024)}\n`);
-        await s.until(() => s.lines().length === 2, 3_000);
-      }],
-      ['the client stopped reading stdout', async (s: ReturnType<typeof spawnRaw>) => {
-        s.child.stdout.destroy();
-        s.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-        await new Promise((r) => setTimeout(r, 300));
-      }],
+      [
+        'stdin ends after a tool call',
+        async (s: ReturnType<typeof spawnRaw>) => {
+          s.send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_daily_usage', arguments: {} } });
+          await s.until(() => s.lines().some((l) => l.id === 2));
+        },
+      ],
+      [
+        'stdin ends after an over-long line',
+        async (s: ReturnType<typeof spawnRaw>) => {
+          // Well over the limit, so that unread input is still waiting when stdin ends.
+          s.child.stdin.write(`${'x'.repeat(11 * 1024 * 1024)}\n`);
+          await s.until(() => s.lines().length === 2, 3_000);
+        },
+      ],
+      [
+        'the client stopped reading stdout',
+        async (s: ReturnType<typeof spawnRaw>) => {
+          s.child.stdout.destroy();
+          s.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+          await new Promise((r) => setTimeout(r, 300));
+        },
+      ],
     ])('%s', async (_case, before) => {
       const server = spawnRaw(['--demo']);
       try {
@@ -157,7 +189,10 @@ describe('the built binary over stdio', () => {
     afterAll(() => sim.close());
 
     it('uses ANALYTICS_API_TOKEN and ANALYTICS_BASE_URL, and never logs the token', async () => {
-      const { client, stderr } = await connect(['--log-level', 'debug'], { ANALYTICS_API_TOKEN: 'real-token-123', ANALYTICS_BASE_URL: sim.url });
+      const { client, stderr } = await connect(['--log-level', 'debug'], {
+        ANALYTICS_API_TOKEN: 'real-token-123',
+        ANALYTICS_BASE_URL: sim.url,
+      });
       try {
         const r = await client.callTool({ name: 'get_budget_overrides', arguments: {} });
         expect(r.isError).toBeFalsy();
@@ -187,7 +222,11 @@ describe('the built binary over stdio', () => {
   });
 
   it('prints help and version', () => {
-    expect(spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' }).stdout).toMatch(/ANALYTICS_API_TOKEN[\s\S]*--read-only[\s\S]*--pii/);
-    expect(spawnSync(process.execPath, [CLI, '--version'], { encoding: 'utf8' }).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    expect(spawnSync(process.execPath, [CLI, '--help'], { encoding: 'utf8' }).stdout).toMatch(
+      /ANALYTICS_API_TOKEN[\s\S]*--read-only[\s\S]*--pii/,
+    );
+    expect(spawnSync(process.execPath, [CLI, '--version'], { encoding: 'utf8' }).stdout.trim()).toMatch(
+      /^\d+\.\d+\.\d+$/,
+    );
   });
 });

@@ -15,7 +15,9 @@ describe('the demo tour (npm run demo)', () => {
 
   it('says what the simulated organization holds, as the README does', () => {
     expect(tour.status, tour.stderr).toBe(0);
-    expect(tour.stdout).toMatch(/a simulated organization of 800 people \(\d+ of them former members\) and 8 service accounts/);
+    expect(tour.stdout).toMatch(
+      /a simulated organization of 800 people \(\d+ of them former members\) and 8 service accounts/,
+    );
   });
 
   it('closes with a command that works from the clone, not an unpublished npx package', async () => {
@@ -24,7 +26,9 @@ describe('the demo tour (npm run demo)', () => {
     expect(printed).toBe(`node ${CLI} --demo`);
     const [, script, ...args] = printed!.split(' ');
     const client = new Client({ name: 'tour-check', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [script!, ...args], stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [script!, ...args], stderr: 'pipe' }),
+    );
     try {
       expect((await client.listTools()).tools).toHaveLength(10);
     } finally {

@@ -29,7 +29,11 @@ describe('ResponseCache', () => {
       await new Promise((r) => setTimeout(r, 20));
       return { value: 42, bytes: 2 };
     };
-    const answers = await Promise.all([cache.get('k', policy, load), cache.get('k', policy, load), cache.get('k', policy, load)]);
+    const answers = await Promise.all([
+      cache.get('k', policy, load),
+      cache.get('k', policy, load),
+      cache.get('k', policy, load),
+    ]);
     expect(loads).toBe(1);
     expect(answers.map((a) => a.freshness.from_cache).sort()).toEqual([false, true, true]);
   });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { earliestDay, resolveDate, resolveNamedRange, resolveRange, splitRange, type DateRules } from '../../src/upstream/dates.js';
+import {
+  earliestDay,
+  resolveDate,
+  resolveNamedRange,
+  resolveRange,
+  splitRange,
+  type DateRules,
+} from '../../src/upstream/dates.js';
 import { InvalidArgumentError } from '../../src/upstream/errors.js';
 import { formatDay, parseIsoDay } from '../../src/util/utc-date.js';
 
@@ -13,10 +20,25 @@ describe('resolveRange applies the spec defaults', () => {
     ['neither (cost)', 'cost', {}, ['2026-11-14', '2026-11-20']],
     ['only start', 'metrics', { start_date: '2026-10-01' }, ['2026-10-01', '2026-10-07']],
     ['only start, capped at yesterday', 'metrics', { start_date: '2026-11-18' }, ['2026-11-18', '2026-11-20']],
-    ['only start, capped at today for credit usage', 'credit', { start_date: '2026-11-18' }, ['2026-11-18', '2026-11-21']],
+    [
+      'only start, capped at today for credit usage',
+      'credit',
+      { start_date: '2026-11-18' },
+      ['2026-11-18', '2026-11-21'],
+    ],
     ['only end', 'metrics', { end_date: '2026-10-07' }, ['2026-10-01', '2026-10-07']],
-    ['both, longer than 90 days (split later)', 'metrics', { start_date: '2026-01-01', end_date: '2026-11-20' }, ['2026-01-01', '2026-11-20']],
-    ['credit usage at the edge of the two-year bound', 'credit', { start_date: '2024-11-21', end_date: '2024-11-30' }, ['2024-11-21', '2024-11-30']],
+    [
+      'both, longer than 90 days (split later)',
+      'metrics',
+      { start_date: '2026-01-01', end_date: '2026-11-20' },
+      ['2026-01-01', '2026-11-20'],
+    ],
+    [
+      'credit usage at the edge of the two-year bound',
+      'credit',
+      { start_date: '2024-11-21', end_date: '2024-11-30' },
+      ['2024-11-21', '2024-11-30'],
+    ],
   ];
   it.each(cases)('%s', (_name, rules, input, expected) => {
     expect(show(resolveRange(input, rules, TODAY))).toEqual(expected);
@@ -25,16 +47,56 @@ describe('resolveRange applies the spec defaults', () => {
 
 describe('resolveRange refuses what the upstream would, saying what to change', () => {
   const cases: Array<[string, DateRules, object, string | RegExp]> = [
-    ['today', 'metrics', { end_date: '2026-11-21' }, "end_date 2026-11-21 is today; the latest complete day is 2026-11-20 (UTC); a day's data arrives at about 02:00 UTC the next day."],
-    ['the future', 'cost', { start_date: '2026-11-01', end_date: '2026-12-01' }, /end_date 2026-12-01 is in the future; the latest complete day is 2026-11-20/],
-    ['tomorrow for credit usage', 'credit', { end_date: '2026-11-22' }, /credit usage can be queried up to today, 2026-11-21/],
+    [
+      'today',
+      'metrics',
+      { end_date: '2026-11-21' },
+      "end_date 2026-11-21 is today; the latest complete day is 2026-11-20 (UTC); a day's data arrives at about 02:00 UTC the next day.",
+    ],
+    [
+      'the future',
+      'cost',
+      { start_date: '2026-11-01', end_date: '2026-12-01' },
+      /end_date 2026-12-01 is in the future; the latest complete day is 2026-11-20/,
+    ],
+    [
+      'tomorrow for credit usage',
+      'credit',
+      { end_date: '2026-11-22' },
+      /credit usage can be queried up to today, 2026-11-21/,
+    ],
     ['a start after the latest day', 'metrics', { start_date: '2026-11-21' }, /start_date 2026-11-21 is today/],
-    ['start after end', 'metrics', { start_date: '2026-10-05', end_date: '2026-10-01' }, /after end_date 2026-10-01; swap them/],
-    ['a bad format', 'metrics', { start_date: '10/01/2026' }, /start_date '10\/01\/2026' is not a date; use YYYY-MM-DD/],
+    [
+      'start after end',
+      'metrics',
+      { start_date: '2026-10-05', end_date: '2026-10-01' },
+      /after end_date 2026-10-01; swap them/,
+    ],
+    [
+      'a bad format',
+      'metrics',
+      { start_date: '10/01/2026' },
+      /start_date '10\/01\/2026' is not a date; use YYYY-MM-DD/,
+    ],
     ['an impossible date', 'metrics', { end_date: '2026-02-30' }, /not a date/],
-    ['beyond the lookback', 'metrics', { start_date: '2024-11-20', end_date: '2024-12-01' }, /earliest day you can ask for is 2024-11-21/],
-    ['credit usage beyond two years (515 requests of its 30/min budget for 1900)', 'credit', { start_date: '1900-01-01' }, /Credit usage is answered for the last 2 years at most: the earliest day you can ask for is 2024-11-21 \(UTC\)/],
-    ['one date for cost analytics', 'cost', { start_date: '2026-10-01' }, /needs both start_date and end_date, or neither/],
+    [
+      'beyond the lookback',
+      'metrics',
+      { start_date: '2024-11-20', end_date: '2024-12-01' },
+      /earliest day you can ask for is 2024-11-21/,
+    ],
+    [
+      'credit usage beyond two years (515 requests of its 30/min budget for 1900)',
+      'credit',
+      { start_date: '1900-01-01' },
+      /Credit usage is answered for the last 2 years at most: the earliest day you can ask for is 2024-11-21 \(UTC\)/,
+    ],
+    [
+      'one date for cost analytics',
+      'cost',
+      { start_date: '2026-10-01' },
+      /needs both start_date and end_date, or neither/,
+    ],
   ];
   it.each(cases)('%s', (_name, rules, input, message) => {
     let error: unknown;
@@ -64,7 +126,9 @@ describe('resolveDate', () => {
     [undefined, '2026-11-20'],
     ['2026-06-01', '2026-06-01'],
   ])('%s resolves to %s', (input, expected) => expect(formatDay(resolveDate(input, TODAY))).toBe(expected));
-  it.each(['2026-11-21', '2027-01-01', '2024-11-20', 'yesterday'])('refuses %s', (input) => expect(() => resolveDate(input, TODAY)).toThrow(InvalidArgumentError));
+  it.each(['2026-11-21', '2027-01-01', '2024-11-20', 'yesterday'])('refuses %s', (input) =>
+    expect(() => resolveDate(input, TODAY)).toThrow(InvalidArgumentError),
+  );
 });
 
 describe('named ranges resolve in UTC against the latest allowed day', () => {
@@ -81,8 +145,14 @@ describe('named ranges resolve in UTC against the latest allowed day', () => {
   });
 
   it('month_to_date on the 1st, against yesterday, is the whole previous month', () => {
-    expect(show(resolveNamedRange('month_to_date', 'metrics', parseIsoDay('2026-12-01')!))).toEqual(['2026-11-01', '2026-11-30']);
-    expect(show(resolveNamedRange('previous_month', 'metrics', parseIsoDay('2026-01-15')!))).toEqual(['2025-12-01', '2025-12-31']);
+    expect(show(resolveNamedRange('month_to_date', 'metrics', parseIsoDay('2026-12-01')!))).toEqual([
+      '2026-11-01',
+      '2026-11-30',
+    ]);
+    expect(show(resolveNamedRange('previous_month', 'metrics', parseIsoDay('2026-01-15')!))).toEqual([
+      '2025-12-01',
+      '2025-12-31',
+    ]);
   });
 });
 
