@@ -5,20 +5,6 @@ export const DEFAULT_RANGE_DAYS = 7;
 export const MAX_OVERRIDES_PER_SET = 5000;
 export const CHANGELOG_PAGE_SIZE = 10;
 
-/**
- * Page sizes, as the simulator enforces them. The client's own copy is in each endpoint descriptor
- * (src/upstream/endpoints/), since the simulator shares no code with the client;
- * test/upstream/endpoints.test.ts checks that the two agree.
- */
-export type PagedEndpoint = 'dau' | 'user-activity' | 'editor-language' | 'credit-usage' | 'cost-analytics';
-export const PAGE_SIZE: Record<PagedEndpoint, { default: number; max: number }> = {
-  dau: { default: 100, max: 250 },
-  'user-activity': { default: 50, max: 100 },
-  'editor-language': { default: 50, max: 100 },
-  'credit-usage': { default: 100, max: 500 },
-  'cost-analytics': { default: 100, max: 1000 },
-};
-
 export type RateGroup = 'general' | 'credit-usage' | 'cost-analytics';
 export const RATE_LIMITS: Record<RateGroup, { perMinute: number; burst: number }> = {
   general: { perMinute: 60, burst: 20 },

@@ -29,7 +29,9 @@ export async function runSimulatorCommand(
   out(`  analytics:  ${sim.url}/analytics/v0/...  (Authorization: Bearer <token>)`);
   out(`  changelog:  ${sim.url}/api/changelog`);
   out(`  controls:   ${sim.url}/__sim/settings, /__sim/faults, /__sim/requests`);
-  out(`  organization: ${sim.state.org.identities.length} identities, plan ${options.plan}`);
+  const accounts = sim.state.org.identities.filter((i) => i.kind === 'service_account').length;
+  const people = sim.state.org.identities.length - accounts;
+  out(`  organization: ${people} people and ${accounts} service accounts, plan ${options.plan}`);
   if (options.token === undefined) out(`  token (read+write): ${token}`);
   out(
     `Try: curl -H "Authorization: Bearer ${options.token === undefined ? token : '<token>'}" ${sim.url}/analytics/v0/dau-count`,

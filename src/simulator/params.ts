@@ -1,5 +1,5 @@
+import type { PageSizes } from './route.js';
 import type { IncomingMessage } from 'node:http';
-import { PAGE_SIZE, type PagedEndpoint } from '../contract/limits.js';
 import { ApiError, invalidArgument } from './errors.js';
 
 const list = (names: readonly string[]) => names.map((n) => `'${n}'`).join(', ');
@@ -23,11 +23,10 @@ export function readQuery(params: URLSearchParams, allowed: readonly string[]): 
 }
 
 /** page_size: an integer of at least 1; above the endpoint's maximum it is clamped (the spec leaves this open). */
-export function pageSizeOf(raw: unknown, endpoint: PagedEndpoint): number {
-  const { default: fallback, max } = PAGE_SIZE[endpoint];
+export function pageSizeOf(raw: unknown, { default: fallback, max }: PageSizes, from: 'query' | 'body'): number {
   if (raw === undefined) return fallback;
   // Query strings carry digits; a JSON body must carry a number.
-  const value = endpoint !== 'cost-analytics' && typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
+  const value = from === 'query' && typeof raw === 'string' && /^-?\d+$/.test(raw) ? Number(raw) : raw;
   if (typeof value !== 'number' || !Number.isInteger(value))
     throw invalidArgument(`page_size must be an integer of at least 1, got ${JSON.stringify(raw)}.`);
   if (value < 1) throw invalidArgument(`page_size must be at least 1, got ${value}.`);

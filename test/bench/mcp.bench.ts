@@ -1,9 +1,3 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-
-import { join } from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { configSchema } from '../../src/config.js';
@@ -12,8 +6,6 @@ import { Pseudonymizer } from '../../src/pii.js';
 import { createServer } from '../../src/server.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { AnalyticsClient } from '../../src/upstream/client.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const QUESTIONS: Array<[string, string, Record<string, unknown>]> = [
   ['top 10 users by credits, 30 days', 'get_credit_usage', { range: 'last_30_days', limit: 10 }],
@@ -53,6 +45,10 @@ export async function benchAnswerSizes(print: (line: string) => void): Promise<v
   await server.connect(a);
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(b);
+  const { tools } = await client.listTools();
+  print(
+    `tools/list payload: ${(Buffer.byteLength(JSON.stringify({ tools })) / 1024).toFixed(1)} KB for ${tools.length} tools`,
+  );
   print('answer size, 800-person organization: text we return vs raw upstream JSON needed');
   print('  question                              text B   upstream B   ratio  requests');
   for (const [label, tool, args] of QUESTIONS) {
@@ -79,73 +75,4 @@ export async function benchAnswerSizes(print: (line: string) => void): Promise<v
   await client.close();
   await upstream.close();
   await sim.close();
-}
-
-interface StartFigures {
-  ms: number;
-  rssMb: number;
-}
-
-/** Spawn to the first tools/list answer over stdio, then the resident set size once idle. */
-async function coldStart(args: string[], env: NodeJS.ProcessEnv): Promise<StartFigures> {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'], env });
-  let out = '';
-  const answered = new Promise<number>((resolve) =>
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      if (out.includes('"id":2')) resolve(performance.now() - t0);
-    }),
-  );
-  const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
-  send({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
-  });
-  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-  const ms = await answered;
-  await new Promise((r) => setTimeout(r, 1000));
-  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-  const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  child.kill();
-  return { ms, rssMb: rssKb / 1024 };
-}
-
-const MINIMAL = `import { McpServer } from '@modelcontextprotocol/server';
-import { serveStdio } from '@modelcontextprotocol/server/stdio';
-import { z } from 'zod';
-serveStdio(() => {
-  const server = new McpServer({ name: 'minimal', version: '1.0.0' });
-  server.registerTool('echo', { description: 'echo', inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({ content: [{ type: 'text', text }] }));
-  return server;
-});
-`;
-
-export async function benchColdStart(print: (line: string) => void): Promise<void> {
-  const dir = mkdtempSync(join(ROOT, 'node_modules', '.oam-bench-'));
-  const minimal = join(dir, 'minimal.mjs');
-  writeFileSync(minimal, MINIMAL);
-  const env = { PATH: process.env.PATH, ANALYTICS_API_TOKEN: 'bench-token', ANALYTICS_BASE_URL: 'http://127.0.0.1:9' };
-  const runs = 9;
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-  try {
-    const ours: StartFigures[] = [];
-    const base: StartFigures[] = [];
-    for (let i = 0; i < runs; i++) {
-      ours.push(await coldStart([join(ROOT, 'dist/cli.js')], env));
-      base.push(await coldStart([minimal], env));
-    }
-    print(`cold start, spawn to first tools/list answer over stdio (median of ${runs}):`);
-    print(
-      `  org-analytics-mcp (bundled, 10 tools): ${median(ours.map((f) => f.ms)).toFixed(0)} ms; idle RSS ${median(ours.map((f) => f.rssMb)).toFixed(1)} MB`,
-    );
-    print(
-      `  minimal SDK v2 stdio server (1 tool):  ${median(base.map((f) => f.ms)).toFixed(0)} ms; idle RSS ${median(base.map((f) => f.rssMb)).toFixed(1)} MB`,
-    );
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }

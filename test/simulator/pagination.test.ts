@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_SIZE } from '../../src/contract/limits.js';
+import { ROUTES } from '../../src/simulator/routes.js';
 import { YESTERDAY, addDays, allPages, simClient, type SimClient } from '../helpers/sim.js';
 
 let c: SimClient;
@@ -14,11 +14,11 @@ const listKey: Record<string, string> = {
   'daily-user-activity-by-editor-language': 'records',
   'credit-usage-by-user': 'records',
 };
-const limits: Array<[string, keyof typeof PAGE_SIZE, number, number]> = [
-  ['dau', 'dau', 100, 250],
-  ['user-activity', 'user-activity', 50, 100],
-  ['daily-user-activity-by-editor-language', 'editor-language', 50, 100],
-  ['credit-usage-by-user', 'credit-usage', 100, 500],
+const limits: Array<[string, number, number]> = [
+  ['dau', 100, 250],
+  ['user-activity', 50, 100],
+  ['daily-user-activity-by-editor-language', 50, 100],
+  ['credit-usage-by-user', 100, 500],
 ];
 const costQuery = {
   start_date: addDays(YESTERDAY, -29),
@@ -28,8 +28,8 @@ const costQuery = {
 };
 
 describe('page_size defaults and maxima', () => {
-  it.each(limits)('%s: default %i, maximum %i', async (path, key, def, max) => {
-    expect(PAGE_SIZE[key]).toEqual({ default: def, max });
+  it.each(limits)('%s: default %i, maximum %i', async (path, def, max) => {
+    expect(ROUTES[`/analytics/v0/${path}`]!.pages).toEqual({ default: def, max });
     const query: Record<string, string> = path === 'credit-usage-by-user' ? { by_date: 'true', by_model: 'true' } : {};
     const items = (res: any) => res.body[listKey[path]!].length;
     expect(items(await c.get(path, query))).toBe(def);
@@ -109,7 +109,7 @@ describe('cursors', () => {
 });
 
 describe('paging through everything', () => {
-  it.each(limits)('%s returns every record exactly once, in a stable order', async (path, _key, _def, max) => {
+  it.each(limits)('%s returns every record exactly once, in a stable order', async (path, _def, max) => {
     const query: Record<string, string | number> =
       path === 'credit-usage-by-user' ? { by_date: 'true', page_size: max } : { page_size: max };
     const pages = await allPages(c, path, query);

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PAGE_SIZE } from '../../src/contract/limits.js';
+import { ROUTES } from '../../src/simulator/routes.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { AnalyticsClient } from '../../src/upstream/client.js';
 import type { Endpoint, Listing } from '../../src/upstream/endpoint.js';
@@ -42,13 +42,8 @@ async function descriptors(): Promise<
   return found;
 }
 
-/** The simulator keeps its own page sizes (it shares no code with the client); two are keyed by older short names. */
-const SIMULATOR_KEY: Record<string, string> = {
-  'daily-user-activity-by-editor-language': 'editor-language',
-  'credit-usage-by-user': 'credit-usage',
-};
-const simulatorPageSize = (name: string) =>
-  (PAGE_SIZE as Record<string, { default: number; max: number }>)[SIMULATOR_KEY[name] ?? name];
+/** The simulator keeps its own page sizes (it shares no code with the client), in its routes. */
+const simulatorPageSize = (name: string) => ROUTES[`/analytics/v0/${name}`]?.pages;
 
 describe('one descriptor per upstream operation', () => {
   it('each file under endpoints/ holds one descriptor, named as its path ends and as its file is named', async () => {
@@ -142,7 +137,7 @@ describe('list() and page() take the same arguments through the same date rules'
     expect(second.value.users[0]).not.toEqual(first.value.users[0]);
     const sent = requestsTo(sim, 'dau').map((r) => r.query);
     expect(sent).toEqual([
-      { date: '2026-11-19', page_size: String(PAGE_SIZE.dau.max) },
+      { date: '2026-11-19', page_size: String(ROUTES['/analytics/v0/dau']!.pages!.max) },
       { date: '2026-11-19', page_size: '10' },
       { date: '2026-11-19', page_size: '10', cursor: first.value.pagination.next_cursor },
     ]);

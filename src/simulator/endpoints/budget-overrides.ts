@@ -10,6 +10,7 @@ import { invalidArgument } from '../errors.js';
 import { findIdentity, type IdentityKind } from '../organization.js';
 import { bodyObject, enumOf, isPlainObject, rejectUnknownFields, stringArrayOf } from '../params.js';
 import { identityField } from '../render.js';
+import { API, type Route } from '../route.js';
 import type { EndpointContext } from '../state.js';
 
 /** POST /analytics/v0/get-user-budget-overrides */
@@ -125,3 +126,8 @@ export function setOverrides(ctx: EndpointContext) {
   });
   return { failures };
 }
+
+export const routes: Route[] = [
+  { path: `${API}get-user-budget-overrides`, method: 'POST', scope: 'read', group: 'general', handle: getOverrides },
+  { path: `${API}set-user-budget-overrides`, method: 'POST', scope: 'write', group: 'general', handle: setOverrides },
+];

@@ -1,6 +1,7 @@
 import { CHANGELOG_CLIENTS, type ChangelogClient } from '../../contract/enums.js';
 import { CHANGELOG_PAGE_SIZE } from '../../contract/limits.js';
 import { ChangelogError, changelogUnavailable } from '../errors.js';
+import type { Route } from '../route.js';
 import type { EndpointContext } from '../state.js';
 
 /** GET {site_url}/api/changelog: public, unauthenticated; unknown query parameters are ignored, as websites do. */
@@ -36,3 +37,8 @@ export function changelog(ctx: EndpointContext) {
     client,
   };
 }
+
+export const CHANGELOG_PATH = '/api/changelog';
+export const routes: Route[] = [
+  { path: CHANGELOG_PATH, method: 'GET', scope: null, group: 'general', handle: changelog },
+];

@@ -8,9 +8,12 @@ import { invalidArgument } from '../errors.js';
 import { decodeCursor, fingerprint, pageOf } from '../pagination.js';
 import { bodyObject, enumOf, pageSizeOf, stringArrayOf } from '../params.js';
 import { decimalString } from '../render.js';
+import { API, type Route } from '../route.js';
 import type { EndpointContext } from '../state.js';
 
 const tokenValue = (sum: number, extra = 0n) => (extra === 0n ? sum : BigInt(sum) + extra);
+
+const PAGES = { default: 100, max: 1000 };
 
 /** POST /analytics/v0/cost-analytics */
 export function costAnalytics(ctx: EndpointContext) {
@@ -31,7 +34,7 @@ export function costAnalytics(ctx: EndpointContext) {
   const granularity = enumOf(body.granularity, GRANULARITIES, 'granularity') ?? 'COST_ANALYTICS_TIME_GRANULARITY_TOTAL';
   const filters = parseFilters(body.filters);
   if (body.cursor !== undefined && typeof body.cursor !== 'string') throw invalidArgument('cursor must be a string.');
-  const pageSize = pageSizeOf(body.page_size, 'cost-analytics');
+  const pageSize = pageSizeOf(body.page_size, PAGES, 'body');
   const byDay = granularity === 'COST_ANALYTICS_TIME_GRANULARITY_DAY';
   const fp = fingerprint([
     'cost',
@@ -79,3 +82,14 @@ export function costAnalytics(ctx: EndpointContext) {
     },
   };
 }
+
+export const routes: Route[] = [
+  {
+    path: `${API}cost-analytics`,
+    method: 'POST',
+    scope: 'read',
+    group: 'cost-analytics',
+    pages: PAGES,
+    handle: costAnalytics,
+  },
+];

@@ -4,9 +4,11 @@ import { resolveRange } from '../dates.js';
 import { decodeCursorState, fingerprint, pageOf } from '../pagination.js';
 import { booleanOf, pageSizeOf, readQuery } from '../params.js';
 import { identityField } from '../render.js';
+import { API, type Route } from '../route.js';
 import type { EndpointContext, SimState } from '../state.js';
 
 /** credit-usage-by-user is refreshed about every 90 minutes. */
+const PAGES = { default: 100, max: 500 };
 export const CREDIT_REFRESH_MS = 90 * 60_000;
 
 interface CreditRows {
@@ -85,7 +87,7 @@ export function creditUsage(ctx: EndpointContext) {
   const byModel = booleanOf(q.by_model, 'by_model');
   const state = ctx.state;
   const range = resolveRange(q.start_date, q.end_date, { today: state.today(), allowToday: true, lookback: false });
-  const pageSize = pageSizeOf(q.page_size, 'credit-usage');
+  const pageSize = pageSizeOf(q.page_size, PAGES, 'query');
   const fp = fingerprint(['credit-usage', range.start, range.end, byDate, byModel]);
   // Today's figures move with each refresh. A cursor keeps serving the refresh its first page came
   // from, so paging through a refresh never repeats or skips a record.
@@ -115,3 +117,14 @@ export function creditUsage(ctx: EndpointContext) {
     },
   };
 }
+
+export const routes: Route[] = [
+  {
+    path: `${API}credit-usage-by-user`,
+    method: 'GET',
+    scope: 'read',
+    group: 'credit-usage',
+    pages: PAGES,
+    handle: creditUsage,
+  },
+];

@@ -5,7 +5,12 @@ import { editorLanguageRecords, type EditorLanguageRecord } from '../editor-lang
 import { decodeCursor, fingerprint, pageOf } from '../pagination.js';
 import { pageSizeOf, readQuery } from '../params.js';
 import { identityField, metricsObject } from '../render.js';
+import { API, type Route } from '../route.js';
 import type { EndpointContext } from '../state.js';
+
+const DAU_PAGES = { default: 100, max: 250 };
+const USER_ACTIVITY_PAGES = { default: 50, max: 100 };
+const EDITOR_LANGUAGE_PAGES = { default: 50, max: 100 };
 
 function metricsRange(ctx: EndpointContext, allowed: readonly string[]) {
   const q = readQuery(ctx.query, allowed);
@@ -37,7 +42,7 @@ export function dauCount(ctx: EndpointContext) {
 export function dau(ctx: EndpointContext) {
   const q = readQuery(ctx.query, ['date', 'cursor', 'page_size']);
   const day = resolveDate(q.date, ctx.state.today());
-  const pageSize = pageSizeOf(q.page_size, 'dau');
+  const pageSize = pageSizeOf(q.page_size, DAU_PAGES, 'query');
   const fp = fingerprint(['dau', day]);
   const ids = ctx.state.published(day).ids;
   const { from, to, pagination } = pageOf(fp, decodeCursor(q.cursor, fp), pageSize, ids.length);
@@ -76,7 +81,7 @@ interface ActivityTotals {
 /** GET /analytics/v0/user-activity: per identity, summed over the range; identities without activity are omitted. */
 export function userActivity(ctx: EndpointContext) {
   const { q, range } = metricsRange(ctx, ['start_date', 'end_date', 'cursor', 'page_size']);
-  const pageSize = pageSizeOf(q.page_size, 'user-activity');
+  const pageSize = pageSizeOf(q.page_size, USER_ACTIVITY_PAGES, 'query');
   const fp = fingerprint(['user-activity', range.start, range.end]);
   const offset = decodeCursor(q.cursor, fp);
   const totals = ctx.state.results.get<ActivityTotals>(ctx.state.resultKey(fp), () => {
@@ -115,7 +120,7 @@ export function userActivity(ctx: EndpointContext) {
 export function editorLanguage(ctx: EndpointContext) {
   const q = readQuery(ctx.query, ['date', 'cursor', 'page_size']);
   const day = resolveDate(q.date, ctx.state.today());
-  const pageSize = pageSizeOf(q.page_size, 'editor-language');
+  const pageSize = pageSizeOf(q.page_size, EDITOR_LANGUAGE_PAGES, 'query');
   const fp = fingerprint(['editor-language', day]);
   const offset = decodeCursor(q.cursor, fp);
   const all = ctx.state.results.get<Array<EditorLanguageRecord & { owner: number }>>(ctx.state.resultKey(fp), () => {
@@ -146,3 +151,17 @@ export function editorLanguage(ctx: EndpointContext) {
     },
   };
 }
+
+const read = { method: 'GET', scope: 'read', group: 'general' } as const;
+export const routes: Route[] = [
+  { path: `${API}dau-count`, ...read, handle: dauCount },
+  { path: `${API}dau`, ...read, pages: DAU_PAGES, handle: dau },
+  { path: `${API}daily-usage`, ...read, handle: dailyUsage },
+  { path: `${API}user-activity`, ...read, pages: USER_ACTIVITY_PAGES, handle: userActivity },
+  {
+    path: `${API}daily-user-activity-by-editor-language`,
+    ...read,
+    pages: EDITOR_LANGUAGE_PAGES,
+    handle: editorLanguage,
+  },
+];
