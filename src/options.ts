@@ -114,6 +114,65 @@ export const SERVER_OPTIONS = {
     shown: '42',
     help: 'budget of one tool call: past it, the call answers an error (MCP clients give up at about 60 s)',
   },
+  /**
+   * How long a call waits for its data before answering what it has: complete: false, when the full
+   * answer will be ready, and a fetch that goes on in the background. Below --call-timeout, so that the
+   * answer always arrives before MCP clients give up (about 60 s).
+   */
+  answerWithinS: {
+    flag: 'answer-within',
+    env: 'ANALYTICS_ANSWER_WITHIN_S',
+    kind: 'number',
+    value: 'SECONDS',
+    schema: z
+      .number({ message: '--answer-within / ANALYTICS_ANSWER_WITHIN_S must be a number of seconds, e.g. 40' })
+      .min(1, { message: '--answer-within / ANALYTICS_ANSWER_WITHIN_S must be at least 1 second' })
+      .max(3600, { message: '--answer-within / ANALYTICS_ANSWER_WITHIN_S must be at most 3600 seconds' })
+      .default(40),
+    shown: '40',
+    help: 'answer within this long: a larger question answers complete: false, finishes in the background, and says when to ask again',
+  },
+  cacheDir: {
+    flag: 'cache-dir',
+    env: 'ANALYTICS_CACHE_DIR',
+    kind: 'text',
+    value: 'DIR',
+    schema: z.string().min(1).optional(),
+    shown: '$XDG_CACHE_HOME/org-analytics-mcp',
+    help: 'where answers are kept across restarts (0700; files 0600); none turns the disk cache off',
+    manifest: 'cache_dir',
+  },
+  cacheMaxMb: {
+    flag: 'cache-max-mb',
+    env: 'ANALYTICS_CACHE_MAX_MB',
+    kind: 'number',
+    value: 'MB',
+    schema: z
+      .number({ message: '--cache-max-mb / ANALYTICS_CACHE_MAX_MB must be a number of megabytes, e.g. 500' })
+      .int({ message: '--cache-max-mb / ANALYTICS_CACHE_MAX_MB must be a whole number of megabytes' })
+      .min(1, { message: '--cache-max-mb / ANALYTICS_CACHE_MAX_MB must be at least 1' })
+      .default(500),
+    shown: '500',
+    help: 'size bound of the disk cache; the least recently used answers go first',
+  },
+  redisUrl: {
+    flag: 'redis-url',
+    env: 'ANALYTICS_REDIS_URL',
+    kind: 'text',
+    value: 'URL',
+    schema: z.url().optional(),
+    shown: 'none',
+    help: 'share the cache and the rate limits with every server using this Redis; prefer the variable if it holds a password',
+    manifest: 'redis_url',
+  },
+  warm: {
+    flag: 'warm',
+    env: 'ANALYTICS_WARM',
+    kind: 'switch',
+    schema: z.boolean().default(false),
+    shown: 'off',
+    help: 'fetch the most asked answers into the cache shortly after each ~02:00 UTC refresh',
+  },
   demo: {
     flag: 'demo',
     env: 'ANALYTICS_DEMO',
