@@ -1,5 +1,5 @@
 import { PLAN_RESOURCE, type BillingPlan, type BudgetPeriod, type BudgetResource } from '../contract/enums.js';
-import { type IdentityKind, type Organization } from './organization.js';
+import type { Organization } from './organization.js';
 import { Rng } from './random.js';
 
 export interface StoredOverride {
@@ -79,10 +79,5 @@ export class OverrideStore {
     const key = keyOf(owner, resource, period);
     if (limit === '' && !this.items.has(key)) return;
     this.items.set(key, { owner, resource, period, limit });
-  }
-
-  identityField(owner: number): { kind: IdentityKind; id: string } {
-    const identity = this.org.identities[owner]!;
-    return { kind: identity.kind, id: identity.id };
   }
 }
