@@ -21,6 +21,11 @@ async function main(argv: string[]): Promise<number> {
     await runTour(print);
     return 0;
   }
+  if (command === 'warm') {
+    // Before the server's --help: `warm --help` describes the warm-up.
+    const { runWarmCommand } = await import('./warm-command.js');
+    return runWarmCommand(rest, process.env);
+  }
   if (argv.includes('--help') || argv.includes('-h')) {
     const { HELP } = await import('./config.js');
     process.stdout.write(HELP);

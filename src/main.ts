@@ -7,7 +7,9 @@ import { createServer } from './server.js';
 import type { Simulator } from './simulator/index.js';
 import { isLoopbackHost, nonLoopbackRefusal } from './transports/loopback.js';
 import { serveStdio } from './transports/stdio.js';
+import { resolveCacheDir } from './upstream/cache-dir.js';
 import { AnalyticsClient } from './upstream/client.js';
+import type { SharedRedis } from './upstream/redis-connection.js';
 
 export interface Runtime {
   config: Config;
@@ -38,7 +40,17 @@ export async function createRuntime(config: Config, options: { simulatorUsers?: 
   const pii = new Pseudonymizer(config.pii, config.piiKey ?? token);
   const scrub = secretScrubber([token, config.piiKey]);
   const log = createLogger(config.logLevel, (text) => pii.text(scrub(text)));
-  const client = new AnalyticsClient({ baseUrl, siteUrl: config.siteUrl ?? simulator?.url, token });
+  const redis = config.redisUrl ? await sharedRedis(config.redisUrl, log) : undefined;
+  const client = new AnalyticsClient({
+    baseUrl,
+    siteUrl: config.siteUrl ?? simulator?.url,
+    token,
+    // The demo's token is new each run, so its answers could never be found again: no disk cache for it.
+    cacheDir: config.demo ? undefined : resolveCacheDir(config.cacheDir),
+    diskCacheMaxBytes: config.cacheMaxMb * 1024 * 1024,
+    redis,
+    log,
+  });
   return {
     config,
     client,
@@ -49,16 +61,50 @@ export async function createRuntime(config: Config, options: { simulatorUsers?: 
     simulator,
     close: async () => {
       await client.close();
+      await redis?.close();
       await simulator?.close();
     },
   };
+}
+
+/** The one Redis connection of this process; an outage is logged once when it starts and once when it ends. */
+async function sharedRedis(url: string, log: Logger): Promise<SharedRedis> {
+  // Loaded only here: a server without --redis-url never needs the Redis client.
+  const { connectRedis } = await import('./upstream/redis-connection.js');
+  let down = false;
+  return connectRedis(url, {
+    onError: (error) => {
+      if (down) return;
+      down = true;
+      log.warn('Redis is unreachable: answering from the local cache, within local rate limits, until it is back', {
+        error: error.message,
+      });
+    },
+    onReady: () => {
+      if (!down) return;
+      down = false;
+      log.info('Redis is back: the cache and the rate limits are shared again');
+    },
+  });
 }
 
 export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadConfig(argv, env);
   if (config.transport === 'http' && !isLoopbackHost(config.host))
     throw new ConfigError(nonLoopbackRefusal(config.host));
+  // Checked before anything starts, so that a bad list is a usage error, not a failure at 02:10.
+  const warmItems = config.warm ? (await import('./warm-list.js')).warmListOf(config.warmList) : undefined;
   const runtime = await createRuntime(config);
+  if (warmItems) {
+    const { WarmScheduler } = await import('./warm-schedule.js');
+    const warm = new WarmScheduler({ items: warmItems });
+    warm.start(runtime);
+    const close = runtime.close;
+    runtime.close = async () => {
+      await warm.stop();
+      await close();
+    };
+  }
   // In the background, so that a long audit log never delays serving.
   if (config.auditLog) {
     const path = config.auditLog;

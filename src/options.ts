@@ -173,6 +173,15 @@ export const SERVER_OPTIONS = {
     shown: 'off',
     help: 'fetch the most asked answers into the cache shortly after each ~02:00 UTC refresh',
   },
+  warmList: {
+    flag: 'warm-list',
+    env: 'ANALYTICS_WARM_LIST',
+    kind: 'text',
+    value: 'LIST',
+    schema: z.string().min(1).optional(),
+    shown: 'see warm --help',
+    help: 'what --warm and warm fetch, as comma-separated kind:range names',
+  },
   demo: {
     flag: 'demo',
     env: 'ANALYTICS_DEMO',

@@ -8,15 +8,15 @@ import { redactorOf, type Redactor } from './redact.js';
 import type { Pseudonymizer } from './pii.js';
 import { registerPrompts } from './prompts/index.js';
 import { registerChangelogResource } from './resources/changelog.js';
+import { progressNotifier } from './progress-notifier.js';
 import { logFailure, toolErrorMessage } from './tool-errors.js';
-import { compactSchema } from './tools/compact-schema.js';
+import { AnswerPending, answerSchema, pendingAnswer } from './tools/answer-pending.js';
 import { ConfirmationNeeded } from './tools/confirmation-needed.js';
 import { advertisedInput, withCheckedArgs } from './tools/input-validation.js';
 import { TOOLS } from './tools/index.js';
 import type { ToolContext, ToolDef } from './tools/types.js';
 import type { AnalyticsClient } from './upstream/client.js';
 import { withDeadline } from './upstream/deadline.js';
-import type { Progress } from './upstream/pagination.js';
 import { VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -50,7 +50,7 @@ export function createServer(deps: ServerDeps): McpServer {
         title: def.title,
         description: def.description,
         inputSchema: advertisedInput(def.input),
-        outputSchema: compactSchema(def.output, 'output'),
+        outputSchema: answerSchema(def.output),
         annotations: def.annotations,
       },
       // Arguments are checked inside the handler, so a bad one gets our words through the one error funnel.
@@ -77,18 +77,7 @@ async function runTool(
   redact: Redactor,
 ) {
   const started = Date.now();
-  const token = ctx.mcpReq._meta?.progressToken;
-  let reported = 0;
-  const progress = (p: Progress) => {
-    if (token === undefined || p.pages <= reported) return;
-    reported = p.pages;
-    ctx.mcpReq
-      .notify({
-        method: 'notifications/progress',
-        params: { progressToken: token, progress: p.pages, message: `${p.pages} pages, ${p.records} records fetched` },
-      })
-      .catch(() => {});
-  };
+  const progress = progressNotifier(ctx);
   // The call's budget: past it everything below stops, and the call answers a TimeoutError, not a cancel.
   const signal = withDeadline(ctx.mcpReq.signal, deps.config.callTimeoutS * 1000);
   const toolCtx: ToolContext = {
@@ -97,7 +86,7 @@ async function runTool(
     pii: deps.pii,
     log: deps.log,
     signal,
-    progress,
+    progress: progress.report,
     resolveEmail: (text) => directory.resolve(text, signal),
     audit: deps.audit,
     confirmation:
@@ -115,13 +104,21 @@ async function runTool(
     const text = redact.text(def.text(out));
     return {
       content: [{ type: 'text' as const, text }],
-      structuredContent: out as Record<string, unknown>,
+      // A tool's own `complete` wins: a budget write says there whether every chunk was applied.
+      structuredContent: { complete: true, ...(out as Record<string, unknown>) },
       ...(def.isError?.(out) ? { isError: true } : {}),
     };
   } catch (error) {
+    if (error instanceof AnswerPending) {
+      const pending = pendingAnswer(def.name, error.status);
+      deps.log.info('answered not complete yet', { tool: def.name, ms: Date.now() - started, ...pending.structured });
+      return { content: [{ type: 'text' as const, text: pending.text }], structuredContent: pending.structured };
+    }
     if (!(error instanceof ConfirmationNeeded)) return failed(error);
     deps.log.info('asking the user to confirm', { tool: def.name });
     // Even minting the request state can fail: that too is answered through the funnel, not by the SDK.
     return askToConfirm(redact.text(error.message), error.digest).catch(failed);
+  } finally {
+    progress.stop();
   }
 }

@@ -27,6 +27,7 @@ const SAMPLES: Record<Key, [string, unknown]> = {
   cacheMaxMb: ['64', 64],
   redisUrl: ['redis://127.0.0.1:6379/3', 'redis://127.0.0.1:6379/3'],
   warm: ['true', true],
+  warmList: ['dau-count:last_7_days', 'dau-count:last_7_days'],
   demo: ['on', true],
   transport: ['1', 'http'],
   port: ['4321', 4321],
@@ -48,6 +49,7 @@ const OTHER: Record<string, string> = {
   cacheDir: '/tmp/flag-cache',
   cacheMaxMb: '32',
   redisUrl: 'redis://127.0.0.1:6379/4',
+  warmList: 'credit-usage:last_7_days',
   port: '5555',
   host: 'localhost',
 };

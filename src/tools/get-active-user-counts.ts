@@ -3,6 +3,7 @@ import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshnes
 import { int, percent } from '../format/text.js';
 import { dauCount } from '../upstream/endpoints/dau-count.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
+import { listAll } from './listing.js';
 import { rangeArg, rangeInputs } from './inputs.js';
 
 const day = z.object({ date: z.string(), user_count: z.number().int() });
@@ -31,7 +32,7 @@ export const getActiveUserCounts = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
-    const answer = await ctx.client.list(dauCount, rangeArg(args), { signal: ctx.signal });
+    const answer = await listAll(ctx, dauCount, rangeArg(args));
     const days = answer.data;
     const mean = (xs: number[]) =>
       xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10 : null;

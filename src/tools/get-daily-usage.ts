@@ -3,6 +3,7 @@ import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshnes
 import { int, table } from '../format/text.js';
 import { dailyUsage } from '../upstream/endpoints/daily-usage.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
+import { listAll } from './listing.js';
 import { metricsInput, rangeArg, rangeInputs } from './inputs.js';
 import { DEFAULT_METRICS, metricValues, pickMetrics, sumMetrics } from './metrics.js';
 
@@ -24,7 +25,7 @@ export const getDailyUsage = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
-    const answer = await ctx.client.list(dailyUsage, rangeArg(args), { signal: ctx.signal });
+    const answer = await listAll(ctx, dailyUsage, rangeArg(args));
     const fields = args.metrics ?? DEFAULT_METRICS;
     const days = answer.data.map((d) => ({ date: d.date, values: pickMetrics(d.metrics, fields) }));
     return {

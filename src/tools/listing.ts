@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { freshnessOut, freshnessSchema } from '../format/freshness.js';
-import type { PageArgs } from '../upstream/client.js';
+import { backgroundListings } from '../upstream/background-listings.js';
+import type { Answer, PageArgs } from '../upstream/client.js';
 import type { ListArgs, Listing } from '../upstream/endpoint.js';
 import type { Freshness } from '../upstream/freshness.js';
 import type { PageShape } from '../upstream/pagination.js';
+import { AnswerPending, answerWithinMs } from './answer-pending.js';
 import { assertCursor } from './identity-format.js';
 import { userMatcher, type IdentityFields } from './rows.js';
 import type { ToolContext } from './types.js';
@@ -66,12 +68,31 @@ export async function listRows<E extends AnyListing>(
   return { ...read, matching: match ? read.rows.filter((r) => match(r as IdentityFields)) : read.rows };
 }
 
+/**
+ * Every page of a listing within the call's answer budget. Past it, throws AnswerPending (the server
+ * answers `complete: false` with when to ask again) while the walk goes on in the background; a call
+ * with the same question meanwhile joins that walk.
+ */
+export async function listAll<E extends AnyListing>(
+  ctx: ToolContext,
+  listing: E,
+  args: ListArgs<E>,
+): Promise<Answer<ReturnType<E['items']>>> {
+  const waited = await backgroundListings(ctx.client).list(listing, args, {
+    signal: ctx.signal,
+    answerWithinMs: answerWithinMs(ctx.config),
+    onStatus: ctx.progress,
+  });
+  if (!waited.complete) throw new AnswerPending(waited.status);
+  return waited.answer;
+}
+
 async function everyPage<E extends AnyListing>(
   ctx: ToolContext,
   listing: E,
   args: ListArgs<E>,
 ): Promise<Omit<Listed<RowOf<E>>, 'matching'>> {
-  const answer = await ctx.client.list(listing, args, { signal: ctx.signal, onProgress: ctx.progress });
+  const answer = await listAll(ctx, listing, args);
   return {
     rows: answer.data as RowOf<E>[],
     start: answer.start_date,

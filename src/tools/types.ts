@@ -4,7 +4,7 @@ import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { Pseudonymizer } from '../pii.js';
 import type { AnalyticsClient } from '../upstream/client.js';
-import type { Progress } from '../upstream/pagination.js';
+import type { ListingStatus } from '../upstream/background-listings.js';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -20,8 +20,8 @@ export interface ToolContext {
   pii: Pseudonymizer;
   log: Logger;
   signal: AbortSignal;
-  /** Reports paging progress; the server forwards it as notifications/progress when the client asked. */
-  progress: (p: Progress) => void;
+  /** Reports where a listing stands; the server forwards it as notifications/progress when the client asked. */
+  progress: (status: ListingStatus) => void;
   /** Resolves a user-supplied email or pseudonym to the real email. */
   resolveEmail: (text: string) => Promise<string>;
   /**

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { RateGroup } from '../contract/limits.js';
 import { ResponseCache, type CachedAnswer } from './cache.js';
+import { canonicalKey } from './canonical-key.js';
 import { remainingMs } from './deadline.js';
 import {
   InvalidArgumentError,
@@ -14,7 +15,7 @@ import {
 } from './errors.js';
 import type { CachePolicy } from './freshness.js';
 import { HttpTransport, type HttpResponse } from './http.js';
-import { RateLimiters } from './limiter.js';
+import { RateLimiters, type Priority } from './limiter.js';
 import { backoffMs, parseRetryAfter, shouldRetry, sleep, type RetryConfig } from './retry.js';
 import { apiErrorSchema, changelogErrorSchema } from './schemas.js';
 
@@ -46,19 +47,8 @@ export interface CallOptions {
   query?: Record<string, string>;
   body?: unknown;
   signal?: AbortSignal;
-}
-
-/** Sorted-key JSON, so equal parameters give equal cache keys whatever their order. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value);
+  /** Default interactive: ahead of background (warm-up, completion). */
+  priority?: Priority;
 }
 
 /** Sends requests: rate limited, retried, validated, cached. Knows nothing of MCP. */
@@ -71,7 +61,7 @@ export class Caller {
     private readonly limiters: RateLimiters,
     private readonly cache: ResponseCache,
   ) {
-    // Cache keys carry a fingerprint of the credential, never the token itself.
+    // Cache keys and Redis rate buckets carry a fingerprint of the token, never the token itself.
     this.credential = createHash('sha256').update(config.token).digest('hex').slice(0, 16);
   }
 
@@ -84,7 +74,7 @@ export class Caller {
         freshness: { fetched_at: new Date(this.config.now()).toISOString(), from_cache: false, next_refresh_at: null },
       };
     }
-    const key = `${this.credential}|${op.method}|${op.path}|${canonical(options.query ?? {})}|${canonical(options.body ?? null)}`;
+    const key = `${this.credential}|${op.method}|${op.path}|${canonicalKey(options.query ?? {})}|${canonicalKey(options.body ?? null)}`;
     const policy = () => op.cache!(this.config.now(), params);
     // The load runs on the cache's signal, not this caller's: other callers may be waiting on it too.
     // Its waits still keep within the budget of the call that started it.
@@ -93,6 +83,8 @@ export class Caller {
       policy,
       (signal) => this.send(op, { ...options, signal }, options.signal),
       options.signal,
+      // What Redis or the disk hand back is checked like a response: a damaged entry is refetched, never served.
+      (stored) => op.schema.parse(stored),
     );
   }
 
@@ -141,7 +133,9 @@ export class Caller {
           counted();
           return this.http.send(request);
         };
-        const res = op.group ? await this.limiters.schedule(op.group, send, options.signal) : await send();
+        const res = op.group
+          ? await this.limiters.schedule(op.group, send, options.signal, options.priority, this.credential)
+          : await send();
         if (res.status === 429) {
           await this.waitOutRateLimit(op, res, ++rateLimited, budget, options.signal);
           attempt--;
@@ -175,7 +169,9 @@ export class Caller {
   ): Promise<void> {
     const retryAfter = parseRetryAfter(res.headers['retry-after'], this.config.now());
     const waitMs = retryAfter ?? this.limiters.config.blockMs;
-    const until = op.group ? await this.limiters.pause(op.group, retryAfter) : this.config.now() + waitMs;
+    const until = op.group
+      ? await this.limiters.pause(op.group, retryAfter, this.credential)
+      : this.config.now() + waitMs;
     const blocked = (why: string) =>
       new RateLimitedError(
         `The upstream rate limit for ${op.name} is exhausted${why}; requests are blocked until about ${new Date(until).toISOString()}.`,

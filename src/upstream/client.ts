@@ -1,13 +1,18 @@
 import type { z } from 'zod';
+import { closeBackgroundListings } from './background-listings.js';
 import { ResponseCache, type CachedAnswer } from './cache.js';
 import { Caller } from './caller.js';
 import { todayOf } from './dates.js';
+import { DiskStore, type StoreLog } from './disk-store.js';
 import type { Endpoint, ListArgs, Listing } from './endpoint.js';
 import { HttpTransport } from './http.js';
 import { DEFAULT_LIMITS, RateLimiters, type LimitsConfig } from './limiter.js';
 import type { PageCaps, PageShape } from './pagination.js';
 import { call, list, page, type Answer, type ListOptions, type PageArgs, type Upstream } from './requests.js';
+import type { SharedRedis } from './redis-connection.js';
+import { RedisStore } from './redis-store.js';
 import { DEFAULT_RETRY, type RetryConfig } from './retry.js';
+import type { AnswerStore } from './stored-answer.js';
 import { VERSION } from '../version.js';
 
 export type { Answer, ListOptions, PageArgs } from './requests.js';
@@ -21,8 +26,16 @@ export interface ClientOptions {
   timeouts?: Partial<{ connectMs: number; headersMs: number; bodyMs: number; attemptMs: number }>;
   retry?: Partial<RetryConfig>;
   limits?: Partial<LimitsConfig>;
-  /** Upper bound of the response cache, in bytes of response bodies. */
+  /** Upper bound of the response cache in memory, in bytes of response bodies. */
   cacheMaxBytes?: number;
+  /** Directory of the persistent cache (see DiskStore); without it nothing is written to disk. */
+  cacheDir?: string;
+  /** Upper bound of the persistent cache, in bytes of its files (default 500 MB). */
+  diskCacheMaxBytes?: number;
+  /** A Redis that shares the cache and the rate limits with other processes; its owner closes it. */
+  redis?: SharedRedis;
+  /** Where the stores report trouble (a damaged entry, an unusable directory). */
+  log?: StoreLog;
   caps?: Partial<PageCaps>;
   /** The clock (epoch ms); tests inject one. */
   now?: () => number;
@@ -42,6 +55,8 @@ export class AnalyticsClient {
   readonly caller: Caller;
   readonly limiters: RateLimiters;
   readonly cache: ResponseCache;
+  /** The shared Redis, when configured: the rate limits and the cache both use it. */
+  readonly redis: SharedRedis | undefined;
   private readonly http: HttpTransport;
   private readonly upstream: Upstream;
 
@@ -55,8 +70,14 @@ export class AnalyticsClient {
       userAgent: `org-analytics-mcp/${VERSION} (+node ${process.version})`,
       env: options.env,
     });
-    this.limiters = new RateLimiters({ ...DEFAULT_LIMITS, ...options.limits }, now);
-    this.cache = new ResponseCache(options.cacheMaxBytes ?? 50_000_000, now);
+    this.redis = options.redis;
+    this.limiters = new RateLimiters({ ...DEFAULT_LIMITS, ...options.limits }, now, options.redis);
+    // Memory first, then Redis (shared by every process), then the disk (this user's, across restarts).
+    const stores: AnswerStore[] = [];
+    if (options.redis) stores.push(new RedisStore(options.redis));
+    if (options.cacheDir)
+      stores.push(new DiskStore(options.cacheDir, options.diskCacheMaxBytes ?? 500 * 1024 * 1024, options.log));
+    this.cache = new ResponseCache(options.cacheMaxBytes ?? 50_000_000, now, stores);
     const { baseUrl, siteUrl = new URL(baseUrl).origin, token, random } = options;
     this.caller = new Caller(
       { baseUrl, siteUrl, token, retry: { ...DEFAULT_RETRY, ...options.retry }, now, random },
@@ -99,7 +120,10 @@ export class AnalyticsClient {
     return call(this.upstream, endpoint, args, signal);
   }
 
+  /** Stops background walks, then ends the limiters and the HTTP pool once the stores have every answer loaded so far; not the Redis connection. */
   async close(): Promise<void> {
+    closeBackgroundListings(this);
+    await this.cache.close();
     await this.limiters.stop();
     await this.http.close();
   }

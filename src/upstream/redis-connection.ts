@@ -29,11 +29,12 @@ export interface SharedRedis {
 
 export function connectRedis(
   url: string,
-  options: { prefix?: string; onError?: (error: Error) => void } = {},
+  options: { prefix?: string; onError?: (error: Error) => void; onReady?: () => void } = {},
 ): SharedRedis {
   const client = create(url);
   // An unhandled 'error' event would end the process; a Redis outage must not.
   client.on('error', (error: Error) => options.onError?.(error));
+  client.on('ready', () => options.onReady?.());
   client
     .connect()
     .catch((error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error))));

@@ -6,7 +6,10 @@ import type { Caller, CallOptions } from './caller.js';
 import { rangeText, resolveDate, resolveNamedRange, resolveRange, splitRange, type DayRange } from './dates.js';
 import type { DateArg, Endpoint, ListArgs, Listing, RangeArg } from './endpoint.js';
 import { InvalidArgumentError } from './errors.js';
+import type { Priority } from './limiter.js';
 import { combineFreshness, type Freshness } from './freshness.js';
+import { canonicalKey } from './canonical-key.js';
+import type { PageEstimates } from './page-estimates.js';
 import { collect, type PageCaps, type PageShape, type Progress } from './pagination.js';
 
 /** An answer built from one or more upstream responses. */
@@ -22,10 +25,25 @@ export interface Answer<T> {
   windows: number;
 }
 
+/** Interactive requests go before background ones (warm-up, walks that go on after their call answered). */
+export type RequestPriority = Priority;
+
+export interface WalkPlan {
+  endpoint: string;
+  /** Exact for an unpaged listing (one request per window); for a paged one, what the last whole walk took. */
+  expected: number | null;
+}
+
 export interface ListOptions {
   signal?: AbortSignal;
   onProgress?: (progress: Progress) => void;
+  /** Called once before the first request: the pages the walk is expected to take (null: not known). */
+  onPlan?: (plan: WalkPlan) => void;
   caps?: Partial<PageCaps>;
+  /** Read before each request, so that a walk can change priority half-way. Default: interactive. */
+  priority?: RequestPriority | (() => RequestPriority);
+  /** Pages earlier walks of the same listing took: read for `expected`, written when a walk completes. */
+  estimates?: PageEstimates;
 }
 
 /** A raw page: where to start, and how many rows (clamped to the endpoint's maximum). */
@@ -65,10 +83,12 @@ function request(
   endpoint: Endpoint<z.ZodType, never>,
   params: Record<string, unknown>,
   signal: AbortSignal | undefined,
+  priority?: RequestPriority,
 ): CallOptions {
   const given = Object.entries(params).filter(([, v]) => v !== undefined);
-  if (endpoint.params === 'body') return { body: Object.fromEntries(given), signal };
-  return { query: Object.fromEntries(given.map(([k, v]) => [k, String(v)])), signal };
+  const common = { signal, ...(priority ? { priority } : {}) };
+  if (endpoint.params === 'body') return { body: Object.fromEntries(given), ...common };
+  return { query: Object.fromEntries(given.map(([k, v]) => [k, String(v)])), ...common };
 }
 
 /** The dates an answer says the upstream applied. */
@@ -88,14 +108,18 @@ export async function list<E extends AnyListing>(
 ): Promise<Answer<ReturnType<E['items']>>> {
   const days = daysOf(listing, args as RangeArg & DateArg, up.today());
   const own = listing.encode(args as never);
+  const windows = listing.dates.takes === 'range' ? splitRange(days) : [days];
+  // The API gives no total: an unpaged listing takes one request per window, a paged one what it took last time.
+  const estimateKey = `${listing.name}|${canonicalKey(own)}|${days.end - days.start + 1}`;
+  const estimate = listing.paging ? (options.estimates?.get(estimateKey) ?? null) : windows.length;
+  options.onPlan?.({ endpoint: listing.name, expected: estimate });
+  const priority = () => (typeof options.priority === 'function' ? options.priority() : options.priority);
   const parts: Array<Omit<Answer<unknown[]>, 'windows'>> = [];
   let done: Progress = { pages: 0, records: 0 };
-  for (const window of listing.dates.takes === 'range' ? splitRange(days) : [days]) {
+  for (const window of windows) {
     const base = done;
-    // One answer per window needs no progress: only paged walks report it.
-    const onProgress = listing.paging
-      ? (p: Progress) => options.onProgress?.({ pages: base.pages + p.pages, records: base.records + p.records })
-      : undefined;
+    const onProgress = (p: Progress) =>
+      options.onProgress?.({ pages: base.pages + p.pages, records: base.records + p.records });
     let span: [string, string] | undefined;
     const paged = await collect(
       listing.name,
@@ -106,7 +130,7 @@ export async function list<E extends AnyListing>(
           page_size: listing.paging?.max,
           ...(cursor ? { cursor } : {}),
         };
-        const answer = await up.caller.call(listing, request(listing, params, options.signal));
+        const answer = await up.caller.call(listing, request(listing, params, options.signal, priority()));
         span ??= spanOf(listing, answer.value);
         return answer;
       },
@@ -123,6 +147,8 @@ export async function list<E extends AnyListing>(
     });
     done = { pages: base.pages + paged.pages, records: base.records + paged.items.length };
   }
+  const pages = parts.reduce((n, p) => n + p.pages, 0);
+  if (listing.paging && !parts.some((p) => p.truncated)) options.estimates?.set(estimateKey, pages);
   return {
     data: listing.merge(
       parts.map((p) => p.data),
@@ -132,7 +158,7 @@ export async function list<E extends AnyListing>(
     start_date: parts[0]!.start_date,
     end_date: parts.at(-1)!.end_date,
     freshness: combineFreshness(parts.map((p) => p.freshness)),
-    pages: parts.reduce((n, p) => n + p.pages, 0),
+    pages,
     truncated: parts.some((p) => p.truncated),
     windows: parts.length,
   };

@@ -1,4 +1,5 @@
 import { benchColdStartSideBySide } from './cold-start.bench.js';
+import { benchLargeOrg } from './large-org.bench.js';
 import { benchAnswerSizes } from './mcp.bench.js';
 import { benchSimulator } from './simulator.bench.js';
 import { benchStartup } from './startup.bench.js';
@@ -12,3 +13,4 @@ await benchColdStartSideBySide(print);
 await benchAnswerSizes(print);
 await benchSimulator(print);
 await benchUpstream(print);
+await benchLargeOrg(print);

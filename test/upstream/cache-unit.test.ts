@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ResponseCache } from '../../src/upstream/cache.js';
+import { DiskStore } from '../../src/upstream/disk-store.js';
 
 const policy = () => ({ ttlMs: 60_000, nextRefreshAt: undefined });
 
@@ -37,4 +41,52 @@ describe('ResponseCache', () => {
     expect(loads).toBe(1);
     expect(answers.map((a) => a.freshness.from_cache).sort()).toEqual([false, true, true]);
   });
+});
+
+describe('ResponseCache with a store behind it', () => {
+  const withDir = async (run: (dir: string) => Promise<void>) => {
+    const dir = mkdtempSync(join(tmpdir(), 'oam-cache-unit-'));
+    try {
+      await run(dir);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+
+  it('serves a stored answer as from cache to every caller, with its fetch time', () =>
+    withDir(async (dir) => {
+      const first = new ResponseCache(10_000, () => 1_000, [new DiskStore(dir, 1_000_000)]);
+      await first.get('k', policy, async () => ({ value: { n: 1 }, bytes: 7 }));
+      await first.close();
+      const second = new ResponseCache(10_000, () => 5_000, [new DiskStore(dir, 1_000_000)]);
+      const answer = await second.get('k', policy, () => Promise.reject(new Error('not from the upstream')));
+      expect(answer).toEqual({
+        value: { n: 1 },
+        freshness: { fetched_at: new Date(1_000).toISOString(), from_cache: true, next_refresh_at: null },
+      });
+      await second.close();
+    }));
+
+  it('loads again, and replaces the entry, when the stored value is refused by revive', () =>
+    withDir(async (dir) => {
+      const first = new ResponseCache(10_000, () => 1_000, [new DiskStore(dir, 1_000_000)]);
+      await first.get('k', policy, async () => ({ value: { old: true }, bytes: 12 }));
+      await first.close();
+      const refuseOld = (v: unknown) => {
+        if ((v as { old?: boolean }).old) throw new Error('old shape');
+        return v;
+      };
+      const second = new ResponseCache(10_000, () => 2_000, [new DiskStore(dir, 1_000_000)]);
+      const answer = await second.get('k', policy, async () => ({ value: { n: 2 }, bytes: 7 }), undefined, refuseOld);
+      expect(answer.value).toEqual({ n: 2 });
+      expect(answer.freshness.from_cache).toBe(false);
+      await second.close();
+      const third = new ResponseCache(10_000, () => 3_000, [new DiskStore(dir, 1_000_000)]);
+      expect((await third.get('k', policy, () => Promise.reject(new Error('no')), undefined, refuseOld)).value).toEqual(
+        {
+          n: 2,
+        },
+      );
+      await third.close();
+    }));
 });
