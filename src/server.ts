@@ -10,7 +10,7 @@ import { registerPrompts } from './prompts/index.js';
 import { registerChangelogResource } from './resources/changelog.js';
 import { progressNotifier } from './progress-notifier.js';
 import { logFailure, toolErrorMessage } from './tool-errors.js';
-import { AnswerPending, answerSchema, pendingAnswer } from './tools/answer-pending.js';
+import { AnswerPending, answerSchema, answerWithinMs, pendingAnswer } from './tools/answer-pending.js';
 import { ConfirmationNeeded } from './tools/confirmation-needed.js';
 import { advertisedInput, withCheckedArgs } from './tools/input-validation.js';
 import { TOOLS } from './tools/index.js';
@@ -110,7 +110,7 @@ async function runTool(
     };
   } catch (error) {
     if (error instanceof AnswerPending) {
-      const pending = pendingAnswer(def.name, error.status);
+      const pending = pendingAnswer(def.name, error.status, answerWithinMs(deps.config));
       deps.log.info('answered not complete yet', { tool: def.name, ms: Date.now() - started, ...pending.structured });
       return { content: [{ type: 'text' as const, text: pending.text }], structuredContent: pending.structured };
     }

@@ -90,7 +90,7 @@ describe('an answer within the budget', () => {
     expect(pending.pages_expected).toBeNull();
     expect(Date.parse(pending.ready_at)).toBeGreaterThan(Date.now());
     expect(first.text).toMatch(
-      /^Not complete yet: user-activity page \d+ fetched, total not known yet; the full answer will be ready at the earliest at about \d\d:\d\d:\d\d UTC \(in at least ~\d+ s\)\. Call get_user_activity again with the same arguments after that; the fetch goes on in the background\./,
+      /^Not complete yet: user-activity page \d+ fetched, total not known yet\. Call get_user_activity again with the same arguments at about \d\d:\d\d:\d\d UTC \(in ~\d+ s\); that call waits up to 1 s more for the rest\. The fetch goes on in the background\. No rows or totals are given until every page is in\.$/,
     );
 
     // Asked again at once: joins the running walk rather than starting another.

@@ -21,13 +21,17 @@ export function pendingText(
   tool: string,
   p: { pages_fetched: number; pages_expected: number | null; ready_at: string; retry_after_s: number },
   endpoint: string,
+  waitS: number,
 ): string {
-  const where =
-    p.pages_expected === null
-      ? `${endpoint} page ${p.pages_fetched} fetched, total not known yet; the full answer will be ready at the earliest at about ${clock(p.ready_at)} (in at least ~${p.retry_after_s} s)`
-      : `${endpoint} page ${p.pages_fetched} of ~${p.pages_expected} fetched; the full answer will be ready at about ${clock(p.ready_at)} (in ~${p.retry_after_s} s)`;
+  if (p.pages_expected === null)
+    return (
+      `Not complete yet: ${endpoint} page ${p.pages_fetched} fetched, total not known yet. Call ${tool} again with the same ` +
+      `arguments at about ${clock(p.ready_at)} (in ~${p.retry_after_s} s); that call waits up to ${waitS} s more for the rest. ` +
+      'The fetch goes on in the background. No rows or totals are given until every page is in.'
+    );
   return (
-    `Not complete yet: ${where}. Call ${tool} again with the same arguments after that; the fetch goes on in the background. ` +
-    'No rows or totals are given until every page is in.'
+    `Not complete yet: ${endpoint} page ${p.pages_fetched} of ~${p.pages_expected} fetched; the full answer will be ready ` +
+    `at about ${clock(p.ready_at)} (in ~${p.retry_after_s} s). Call ${tool} again with the same arguments after that; ` +
+    'the fetch goes on in the background. No rows or totals are given until every page is in.'
   );
 }

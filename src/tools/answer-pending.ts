@@ -64,10 +64,16 @@ export function answerWithinMs(config: Pick<Config, 'answerWithinS' | 'callTimeo
   return Math.round(Math.min(config.answerWithinS, ceiling) * 1000);
 }
 
-/** The structured and text content of an answer that is not complete yet. */
-export function pendingAnswer(tool: string, status: ListingStatus, now = Date.now()) {
-  const left = Math.max(0, status.etaMs - (now - status.at));
-  // A little late rather than early: a call that comes back too soon only hears "not complete" again.
+/**
+ * The structured and text content of an answer that is not complete yet. `waitMs`: how long a call waits
+ * for the walk. With the total known, the call again comes when the walk should be done; without it, no
+ * later than one wait from now, since that call itself waits `waitMs` more: a guess that runs long then
+ * costs no extra turn.
+ */
+export function pendingAnswer(tool: string, status: ListingStatus, waitMs: number, now = Date.now()) {
+  const eta = Math.max(0, status.etaMs - (now - status.at));
+  const left = status.expected === null ? Math.min(eta, waitMs) : eta;
+  // A little late rather than early when the total is known: an early call would only wait for the rest.
   const retryAfterS = Math.max(1, Math.ceil((left * 1.1 + 1000) / 1000));
   const fields = {
     pages_fetched: status.pages,
@@ -75,6 +81,6 @@ export function pendingAnswer(tool: string, status: ListingStatus, now = Date.no
     ready_at: new Date(now + retryAfterS * 1000).toISOString(),
     retry_after_s: retryAfterS,
   };
-  const message = pendingText(tool, fields, status.endpoint);
+  const message = pendingText(tool, fields, status.endpoint, Math.round(waitMs / 1000));
   return { text: message, structured: { complete: false as const, pending: { ...fields, message } } };
 }
