@@ -59,6 +59,9 @@ describe('org-analytics-mcp warm', () => {
     [['warm', '--demo', '--port', 'abc'], {}, /--port takes a number/],
     [['warm', '--frobnicate'], {}, /Unknown option '--frobnicate'/],
     [['warm'], {}, /ANALYTICS_API_TOKEN and ANALYTICS_BASE_URL are not set/],
+    // The server's --warm checks its list at start-up, not when the first warm-up is due.
+    [['--demo', '--warm', '--warm-list', 'frobs:last_7_days'], {}, /'frobs:last_7_days' is not kind:range/],
+    [['--demo', '--warm'], { ANALYTICS_WARM_LIST: 'dau-count:tomorrow' }, /'dau-count:tomorrow' is not kind:range/],
   ])('%j with %j: usage error, exit 2', async (args, env, message) => {
     const r = await run(args, env);
     expect(r.status).toBe(2);

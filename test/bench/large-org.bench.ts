@@ -128,6 +128,10 @@ export async function benchLargeOrg(print: (line: string) => void): Promise<void
     await client.close();
 
     const warmDir = dir();
+    // The upstream's bucket refills at one a second: a new process that starts within 20 s of another's
+    // busy minute finds it part-empty, and its first burst meets a 429 (which is why cron and a server
+    // on one token should share a --redis-url). Measure the warm-up on its own.
+    await sleep(20_000);
     sim.clearRequests();
     const t0 = performance.now();
     // Not spawnSync: the simulator answers from this process's event loop.
@@ -179,11 +183,17 @@ export async function benchLargeOrg(print: (line: string) => void): Promise<void
     ];
     const runs = await Promise.all(questions.map(([c, n, q]) => untilComplete(c, n, q)));
     const ms = performance.now() - t0;
-    const general = upstream(shared).filter((r) => !/credit-usage|cost-analytics/.test(r.path)).length;
-    const floorMs = Math.max(0, general - 19) * 1000;
+    const sent = upstream(shared)
+      .filter((r) => !/credit-usage|cost-analytics/.test(r.path))
+      .map((r) => r.receivedAt)
+      .sort((x, y) => x - y);
+    const spanMs = sent.at(-1)! - sent[0]!;
+    // The most requests in any 60 s: the documented limit allows 80 (a burst of 20, then 60 a minute).
+    const busiest = Math.max(...sent.map((t, i) => sent.filter((u, j) => j >= i && u < t + 60_000).length));
     print(
-      `  ${general} requests in ${seconds(ms)} (the documented limit allows them in ${seconds(floorMs)} at best); ` +
-        `429s: ${tooMany(shared)}; failed calls: ${runs.filter((r) => r.last.isError).length}`,
+      `  ${sent.length} requests over ${seconds(spanMs)}: ${((sent.length - 1) / (spanMs / 60_000)).toFixed(1)} a minute ` +
+        `(documented: 60, burst 20), at most ${busiest} in any 60 s (allowed: 80); 429s: ${tooMany(shared)}; ` +
+        `failed calls: ${runs.filter((r) => r.last.isError).length}; all answered in ${seconds(ms)}`,
     );
 
     print('the same with Redis stopped for 8 s in the middle:');
@@ -204,7 +214,9 @@ export async function benchLargeOrg(print: (line: string) => void): Promise<void
     await sleep(8_000);
     redis = await startRedis(port);
     await during;
-    print(`  429s: ${tooMany(shared)}; failed calls: ${failed.reduce((n, f) => n + f, 0)} of ${failed.length}`);
+    print(
+      `  ${upstream(shared).length} requests; 429s: ${tooMany(shared)}; failed calls: ${failed.reduce((n, f) => n + f, 0)} of ${failed.length}`,
+    );
     await a.close();
     await b.close();
   } finally {
