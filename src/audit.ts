@@ -23,9 +23,13 @@ export interface AuditRecord extends AuditChange {
  * outcome after the answer. The sink is synchronous: once it returns the lines are written, and when it
  * throws the intent is not on record, so the chunk must not be sent.
  */
-export type AuditEvent =
+export type AuditEvent = (
   | { phase: 'intent'; chunk: string; changes: AuditChange[] }
-  | { phase: 'outcome'; chunk: string; records: AuditRecord[] };
+  | { phase: 'outcome'; chunk: string; records: AuditRecord[] }
+) & {
+  /** Who asked for the change, on a server whose callers authenticate: the token's email or subject, or the key's id. */
+  caller?: string;
+};
 export type AuditSink = (event: AuditEvent) => void;
 
 export const newChunkId = (): string => randomBytes(8).toString('hex');
@@ -55,7 +59,7 @@ export function createAuditSink(
     const text = rows
       .map(
         (r) =>
-          `${JSON.stringify(pii.value({ time, event: name, chunk: event.chunk, ...r, identity: r.kind === 'user' ? pii.email(r.identity) : r.identity }))}\n`,
+          `${JSON.stringify(pii.value({ time, event: name, chunk: event.chunk, ...(event.caller ? { caller: event.caller } : {}), ...r, identity: r.kind === 'user' ? pii.email(r.identity) : r.identity }))}\n`,
       )
       .join('');
     // The file first: when it cannot be written the caller does not send, and stderr must not say it did.

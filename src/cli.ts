@@ -21,6 +21,10 @@ async function main(argv: string[]): Promise<number> {
     await runTour(print);
     return 0;
   }
+  if (command === 'api-key') {
+    const { runApiKeyCommand } = await import('./auth/api-key-command.js');
+    return runApiKeyCommand(rest, print, (line) => process.stderr.write(`${line}\n`));
+  }
   if (command === 'warm') {
     // Before the server's --help: `warm --help` describes the warm-up.
     const { runWarmCommand } = await import('./warm-command.js');

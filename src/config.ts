@@ -33,6 +33,8 @@ export const configSchema = settingsSchema.transform((settings, ctx): Config => 
 export const HELP = `Usage: org-analytics-mcp [options]
        org-analytics-mcp simulator [options]   (see: org-analytics-mcp simulator --help)
        org-analytics-mcp tour                  (a guided run against the embedded simulator)
+       org-analytics-mcp warm [options]        (fetch the most asked answers into the cache; see warm --help)
+       org-analytics-mcp api-key create|revoke|list   (keys for a shared HTTP server; see api-key --help)
 
 An MCP server for an organization's AI coding usage analytics, costs, budget overrides and changelog.
 

@@ -3,7 +3,9 @@ import { createAuditSink, reportUnfinishedWrites, type AuditSink } from './audit
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, secretScrubber, type Logger } from './logger.js';
 import { Pseudonymizer } from './pii.js';
-import { createServer } from './server.js';
+import type { Caller } from './auth/caller.js';
+import { createServer, type ServerDeps } from './server.js';
+import { WRITE_TOOLS } from './tools/index.js';
 import type { Simulator } from './simulator/index.js';
 import { isLoopbackHost, nonLoopbackRefusal } from './transports/loopback.js';
 import { serveStdio } from './transports/stdio.js';
@@ -90,7 +92,7 @@ async function sharedRedis(url: string, log: Logger): Promise<SharedRedis> {
 
 export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadConfig(argv, env);
-  if (config.transport === 'http' && !isLoopbackHost(config.host))
+  if (config.transport === 'http' && !isLoopbackHost(config.host) && !config.authIssuer && !config.apiKeysFile)
     throw new ConfigError(nonLoopbackRefusal(config.host));
   // Checked before anything starts, so that a bad list is a usage error, not a failure at 02:10.
   const warmItems = config.warm ? (await import('./warm-list.js')).warmListOf(config.warmList) : undefined;
@@ -116,8 +118,7 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
     );
   }
   if (config.transport === 'http') {
-    const { serveHttp } = await import('./transports/http.js');
-    const { url } = await serveHttp(() => createServer(runtime), config, runtime.log);
+    const { url } = await startHttp(runtime);
     runtime.log.info('serving MCP over Streamable HTTP', { url, demo: config.demo });
     process.stderr.write(`org-analytics-mcp: MCP over Streamable HTTP at ${url}\n`);
     return;
@@ -129,4 +130,20 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
     pii: config.pii,
     simulator: runtime.simulator?.url,
   });
+}
+
+/** Serves MCP over Streamable HTTP: each request gets the server its caller may see. */
+export async function startHttp(runtime: Runtime): Promise<{ url: string; close: () => Promise<void> }> {
+  const { serveHttp } = await import('./transports/http.js');
+  return serveHttp((caller) => createServer(serverDepsFor(runtime, caller)), runtime.config, runtime.log, WRITE_TOOLS);
+}
+
+/** What one caller's server is built from: a read-only caller gets the read-only server, and audit lines name the caller. */
+function serverDepsFor(runtime: Runtime, caller: Caller | undefined): ServerDeps {
+  if (!caller) return runtime;
+  return {
+    ...runtime,
+    config: caller.role === 'read' ? { ...runtime.config, readOnly: true } : runtime.config,
+    audit: (event) => runtime.audit({ ...event, caller: caller.id }),
+  };
 }

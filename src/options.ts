@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { oneOf, type Option } from './cli-options.js';
 
+/** "a, b,c" → ['a', 'b', 'c']; an empty list is refused. */
+const commaList = z
+  .string()
+  .transform((text) =>
+    text
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  )
+  .pipe(z.array(z.string()).min(1, { message: 'needs at least one name' }));
+
 const SECONDS = '--call-timeout / ANALYTICS_CALL_TIMEOUT_S must';
 const ON_THE_COMMAND_LINE = 'prefer the variable: other local users can see a command line';
 
@@ -216,6 +227,51 @@ export const SERVER_OPTIONS = {
     value: 'HOST',
     schema: z.string().min(1).default('127.0.0.1'),
     shown: '127.0.0.1',
-    help: 'loopback address that --http binds; any other refuses to start, since callers are not authenticated',
+    help: 'address that --http binds; one other than loopback needs caller authentication (--auth-issuer or --api-keys-file)',
+  },
+  publicUrl: {
+    flag: 'public-url',
+    env: 'ANALYTICS_PUBLIC_URL',
+    kind: 'text',
+    value: 'URL',
+    schema: z.url().optional(),
+    shown: 'none',
+    help: 'the URL clients use for /mcp, e.g. https://mcp.example.com/mcp: the token audience, and the allowed host and origin',
+  },
+  allowedHosts: {
+    flag: 'allowed-hosts',
+    env: 'ANALYTICS_ALLOWED_HOSTS',
+    kind: 'text',
+    value: 'LIST',
+    schema: commaList.optional(),
+    shown: "the public URL's host, or loopback names",
+    help: 'comma-separated host names the Host header may carry over HTTP (a port given is ignored)',
+  },
+  allowedOrigins: {
+    flag: 'allowed-origins',
+    env: 'ANALYTICS_ALLOWED_ORIGINS',
+    kind: 'text',
+    value: 'LIST',
+    schema: commaList.optional(),
+    shown: "the public URL's origin, or loopback origins",
+    help: 'comma-separated origins (scheme://host[:port]) browsers may call from; requests without Origin are accepted',
+  },
+  authIssuer: {
+    flag: 'auth-issuer',
+    env: 'ANALYTICS_AUTH_ISSUER',
+    kind: 'text',
+    value: 'URL',
+    schema: z.url().optional(),
+    shown: 'none',
+    help: 'OAuth authorization server whose JWT access tokens callers bring (needs --public-url)',
+  },
+  apiKeysFile: {
+    flag: 'api-keys-file',
+    env: 'ANALYTICS_API_KEYS_FILE',
+    kind: 'text',
+    value: 'FILE',
+    schema: z.string().min(1).optional(),
+    shown: 'none',
+    help: 'static API keys made by `org-analytics-mcp api-key create`, accepted as bearer tokens',
   },
 } as const satisfies Record<string, Option>;

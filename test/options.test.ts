@@ -32,6 +32,11 @@ const SAMPLES: Record<Key, [string, unknown]> = {
   transport: ['1', 'http'],
   port: ['4321', 4321],
   host: ['::1', '::1'],
+  publicUrl: ['https://mcp.example.com/mcp', 'https://mcp.example.com/mcp'],
+  allowedHosts: ['mcp.example.com, mcp.internal:8443', ['mcp.example.com', 'mcp.internal:8443']],
+  allowedOrigins: ['https://chat.example.com', ['https://chat.example.com']],
+  authIssuer: ['https://id.example.com', 'https://id.example.com'],
+  apiKeysFile: ['/tmp/keys.json', '/tmp/keys.json'],
 };
 /** Another valid value, for the flag when both are given. */
 const OTHER: Record<string, string> = {
@@ -52,6 +57,11 @@ const OTHER: Record<string, string> = {
   warmList: 'credit-usage:last_7_days',
   port: '5555',
   host: 'localhost',
+  publicUrl: 'https://flag.example.com/mcp',
+  allowedHosts: 'flag.example.com',
+  allowedOrigins: 'https://flag.example.com',
+  authIssuer: 'https://flag-id.example.com',
+  apiKeysFile: '/tmp/flag-keys.json',
 };
 
 const CREDENTIALS = { ANALYTICS_API_TOKEN: 'base-token', ANALYTICS_BASE_URL: 'https://base.example.com' };

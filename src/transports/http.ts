@@ -1,39 +1,61 @@
-import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, type McpServer } from '@modelcontextprotocol/server';
+import { createMcpHandler, type AuthInfo, type McpServer } from '@modelcontextprotocol/server';
+import { callerOf } from '../auth/authenticator.js';
+import type { Caller } from '../auth/caller.js';
 import type { Config } from '../config.js';
 import { ConfigError } from '../config.js';
 import type { Logger } from '../logger.js';
+import { HttpAuth, authenticates, readJson } from './http-auth.js';
 import { isLoopbackHost, loopbackHostnames, nonLoopbackRefusal } from './loopback.js';
 
 const MCP_PATH = '/mcp';
+const METADATA_PATHS = ['/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`];
+
+/** Builds the MCP server for one request: for an authenticated caller, the one that caller may see. */
+export type ServerFactory = (caller: Caller | undefined) => McpServer;
 
 /**
  * Streamable HTTP at exactly /mcp, for both protocol eras (2025 clients are served statelessly). A fresh
- * server per request shares the one upstream client, its cache and its rate limits. Loopback only: Host and
- * Origin must name this machine, which stops DNS-rebinding pages from reaching the server through a browser.
+ * server per request shares the one upstream client, its cache and its rate limits. Host and Origin are
+ * checked on every request against the names clients use, which stops DNS-rebinding pages; a bind other
+ * than loopback needs callers to authenticate (an authorization server's JWTs, or API keys).
  */
 export async function serveHttp(
-  factory: () => McpServer,
+  factory: ServerFactory,
   config: Config,
   log: Logger,
+  writeTools: readonly string[] = [],
 ): Promise<{ url: string; close: () => Promise<void> }> {
-  if (!isLoopbackHost(config.host)) throw new ConfigError(nonLoopbackRefusal(config.host));
-  const handler = createMcpHandler(() => factory(), {
+  const names = allowedNames(config);
+  const auth = authenticates(config) ? new HttpAuth(config, writeTools) : undefined;
+  const handler = createMcpHandler((ctx) => factory(callerOf(ctx.authInfo)), {
     onerror: (error) => log.warn('http handler error', { error: error.message }),
   });
   const node = toNodeHandler(handler);
-  const names = loopbackHostnames(config.host);
-  const validHost = hostHeaderValidation(names);
-  const validOrigin = originValidation(names);
+  const validHost = hostHeaderValidation(names.hosts);
+  const validOrigin = names.origins ? exactOrigin(names.origins) : originValidation(names.hosts);
   const http = createHttpServer((req, res) => {
-    if (pathOf(req.url) !== MCP_PATH) {
+    const path = pathOf(req.url);
+    if (!validHost(req, res) || !validOrigin(req, res)) return;
+    if (auth && path !== undefined && METADATA_PATHS.includes(path)) {
+      res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+      res.end(JSON.stringify(auth.metadata()));
+      return;
+    }
+    if (path !== MCP_PATH) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end(`MCP is served at ${MCP_PATH}\n`);
       return;
     }
-    if (!validHost(req, res) || !validOrigin(req, res)) return;
-    void node(req, res);
+    if (!auth) {
+      void node(req, res);
+      return;
+    }
+    void serveAuthenticated(auth, node, req, res).catch((error: unknown) => {
+      log.warn('http request failed', { error: error instanceof Error ? error.message : String(error) });
+      if (!res.headersSent) res.writeHead(500).end();
+    });
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -50,6 +72,82 @@ export async function serveHttp(
       http.closeAllConnections();
       await new Promise((r) => http.close(r));
     },
+  };
+}
+
+async function serveAuthenticated(
+  auth: HttpAuth,
+  node: ReturnType<typeof toNodeHandler>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const info = await auth.authenticate(req, res);
+  if (!info) return;
+  (req as IncomingMessage & { auth?: AuthInfo }).auth = info;
+  if (req.method !== 'POST') return node(req, res);
+  const { json } = await readJson(req);
+  if (json === undefined) {
+    res.writeHead(400, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({
+        jsonrpc: '2.0',
+        error: { code: -32700, message: 'Parse error: the body is not JSON' },
+        id: null,
+      }),
+    );
+    return;
+  }
+  if (await auth.allows(info, json, res)) await node(req, res, json);
+}
+
+/** Host names (without ports) and, when configured, exact origins that requests may carry. */
+function allowedNames(config: Config): { hosts: string[]; origins: string[] | undefined } {
+  const loopback = isLoopbackHost(config.host);
+  if (!loopback && !authenticates(config)) throw new ConfigError(nonLoopbackRefusal(config.host));
+  if (config.authIssuer && !config.publicUrl)
+    throw new ConfigError(
+      '--auth-issuer needs --public-url: the URL clients use for /mcp is the audience its tokens must name.',
+    );
+  const pub = config.publicUrl ? new URL(config.publicUrl) : undefined;
+  const configured = config.allowedHosts?.map(hostnameOf) ?? (pub ? [hostnameOf(pub.host)] : []);
+  if (!loopback && configured.length === 0)
+    throw new ConfigError(
+      `serving on ${config.host} needs the names clients reach it by, to check the Host header: give --public-url or --allowed-hosts.`,
+    );
+  const hosts = [...new Set([...configured, ...(loopback ? loopbackHostnames(config.host) : [])])];
+  const origins = config.allowedOrigins ?? (pub ? [pub.origin] : undefined);
+  return { hosts, origins: origins && loopback ? [...origins, ...loopbackOrigins(hosts)] : origins };
+}
+
+/** "mcp.example.com:8443" → "mcp.example.com"; "[::1]:3000" → "[::1]". */
+function hostnameOf(host: string): string {
+  const h = host.trim().toLowerCase();
+  return h.startsWith('[') ? h.slice(0, h.indexOf(']') + 1) : h.replace(/:\d+$/, '');
+}
+
+function loopbackOrigins(hosts: string[]): string[] {
+  return hosts.flatMap((h) => [`http://${h}`, `https://${h}`]);
+}
+
+/** Accepts requests without an Origin (non-browser clients) and those whose origin is listed, port included for a listed port. */
+function exactOrigin(origins: string[]) {
+  const allowed = new Set(origins.map((o) => o.trim().replace(/\/+$/, '').toLowerCase()));
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const origin = req.headers.origin;
+    if (origin === undefined) return true;
+    let normalized: string;
+    try {
+      const url = new URL(origin);
+      normalized = url.origin.toLowerCase();
+    } catch {
+      normalized = '';
+    }
+    if (allowed.has(normalized) || allowed.has(normalized.replace(/:\d+$/, ''))) return true;
+    res.writeHead(403, { 'content-type': 'application/json' });
+    res.end(
+      JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: `Origin ${origin} is not allowed` }, id: null }),
+    );
+    return false;
   };
 }
 

@@ -13,15 +13,17 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * Why a non-loopback bind is refused: until callers can authenticate, whoever reaches the port reads the
- * organization's data and changes budgets with this server's own token.
+ * Why a non-loopback bind without caller authentication is refused: whoever reaches the port would read the
+ * organization's data and change budgets with this server's own token.
  */
 export function nonLoopbackRefusal(host: string): string {
   return (
-    `refusing to serve MCP over HTTP on ${host}: it is not a loopback address, and this server does not yet authenticate its callers, ` +
-    `so anyone who can reach the port could read your organization's data and change budgets with the server's API token.\n` +
-    `  Bind to loopback (--host 127.0.0.1, the default, or another 127.x.x.x or ::1) and let remote users in through an SSH tunnel ` +
-    `or an authenticating reverse proxy on this machine.`
+    `refusing to serve MCP over HTTP on ${host} without caller authentication: anyone who can reach the port could read ` +
+    `your organization's data and change budgets with the server's API token.\n` +
+    `  Either let callers authenticate: --auth-issuer URL (your OAuth authorization server) with --public-url URL ` +
+    `(the URL clients use for /mcp), and/or --api-keys-file FILE (keys made by org-analytics-mcp api-key create); ` +
+    `see "Running it for a team" in the README.\n` +
+    `  Or bind to loopback (--host 127.0.0.1, the default) and let remote users in through an SSH tunnel.`
   );
 }
 

@@ -49,8 +49,28 @@ describe('--http refuses what it cannot protect', () => {
       timeout: 15_000,
     });
     expect(run.status).toBe(2);
-    expect(run.stderr).toMatch(/not a loopback address.*does not yet authenticate/s);
+    expect(run.stderr).toMatch(/on \S+ without caller authentication.*--auth-issuer URL.*--api-keys-file FILE/s);
     expect(run.stdout).toBe('');
+  });
+
+  it('with authentication but no name to check the Host header against, still does not start', () => {
+    const run = spawnSync(
+      process.execPath,
+      [CLI, '--demo', '--http', '--host', '0.0.0.0', '--port', '0', '--api-keys-file', '/nonexistent/keys.json'],
+      { encoding: 'utf8', timeout: 15_000 },
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/give --public-url or --allowed-hosts/);
+  });
+
+  it('--auth-issuer without --public-url does not start: the audience would be unknown', () => {
+    const run = spawnSync(
+      process.execPath,
+      [CLI, '--demo', '--http', '--port', '0', '--auth-issuer', 'https://id.example.com'],
+      { encoding: 'utf8', timeout: 15_000 },
+    );
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/--auth-issuer needs --public-url/);
   });
 });
 

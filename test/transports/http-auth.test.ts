@@ -1,0 +1,209 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newApiKey, writeKeysFile } from '../../src/auth/api-keys.js';
+import { loadConfig } from '../../src/config.js';
+import { createRuntime, startHttp, type Runtime } from '../../src/main.js';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { startIssuer, type Issuer } from '../helpers/oidc.js';
+
+const READ = 'analytics:read';
+const WRITE = 'analytics:write';
+
+let sim: Simulator;
+let issuer: Issuer;
+let runtime: Runtime;
+let server: { url: string; close: () => Promise<void> };
+let dir: string;
+let readKey: string;
+let publicUrl: string;
+
+beforeAll(async () => {
+  sim = await startSimulator({ users: 60, token: 'team-upstream', rateLimit: false });
+  issuer = await startIssuer();
+  dir = mkdtempSync(join(tmpdir(), 'http-auth-'));
+  const keys = join(dir, 'keys.json');
+  const read = newApiKey('read', null);
+  readKey = read.key;
+  writeKeysFile(keys, [read.entry]);
+  // The public URL names the port the server is about to get: bind first on a fixed free port.
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  publicUrl = `http://127.0.0.1:${port}/mcp`;
+  const config = loadConfig(
+    ['--http', '--port', String(port), '--public-url', publicUrl, '--auth-issuer', issuer.url, '--api-keys-file', keys],
+    {
+      ANALYTICS_API_TOKEN: sim.token,
+      ANALYTICS_BASE_URL: sim.url,
+      ANALYTICS_CACHE_DIR: 'none',
+      ANALYTICS_LOG_LEVEL: 'error',
+    },
+  );
+  runtime = await createRuntime(config);
+  server = await startHttp(runtime);
+});
+afterAll(async () => {
+  await server?.close();
+  await runtime?.close();
+  await issuer?.close();
+  await sim?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const post = (body: unknown, headers: Record<string, string> = {}) =>
+  fetch(server.url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
+const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+
+async function connect(token: string): Promise<Client> {
+  const client = new Client({ name: 'team-test', version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+  return client;
+}
+
+describe('an authenticated HTTP server', () => {
+  it('publishes its Protected Resource Metadata at both well-known paths', async () => {
+    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+      const res = await fetch(new URL(path, server.url));
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({
+        resource: publicUrl,
+        authorization_servers: [issuer.url],
+        scopes_supported: [READ, WRITE],
+      });
+    }
+  });
+
+  it('answers 401 without a token, pointing at the metadata and asking for analytics:read', async () => {
+    const res = await post(list);
+    expect(res.status).toBe(401);
+    const challenge = res.headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(/^Bearer /);
+    expect(challenge).toContain(
+      `resource_metadata="${new URL('/.well-known/oauth-protected-resource/mcp', server.url)}"`,
+    );
+    expect(challenge).toContain(`scope="${READ}"`);
+  });
+
+  it.each([
+    [
+      'expired beyond the leeway',
+      async () =>
+        issuer.forge({ iss: issuer.url, aud: publicUrl, sub: 'a', scope: READ, exp: now() - 120, iat: now() - 400 }),
+    ],
+    ['for another resource', async () => issuer.token(READ, 'https://other.example.com/mcp')],
+    [
+      'from another issuer',
+      async () =>
+        issuer.forge({ iss: 'https://evil.example', aud: publicUrl, sub: 'a', scope: READ, exp: now() + 300 }),
+    ],
+    [
+      'signed by another key',
+      async () =>
+        await startIssuer().then(async (other) => {
+          const t = await other.forge({ iss: issuer.url, aud: publicUrl, sub: 'a', scope: READ, exp: now() + 300 });
+          await other.close();
+          return t;
+        }),
+    ],
+    ['not a JWT', async () => 'not-a-token'],
+  ])('refuses a token %s with 401 invalid_token', async (_what, make) => {
+    const res = await post(list, { authorization: `Bearer ${await make()}` });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
+  });
+
+  it('accepts a token that expired within the 60 s leeway', async () => {
+    const token = await issuer.forge({
+      iss: issuer.url,
+      aud: publicUrl,
+      sub: 'late',
+      scope: READ,
+      exp: now() - 20,
+      iat: now() - 300,
+    });
+    expect((await post(list, { authorization: `Bearer ${token}` })).status).toBe(200);
+  });
+
+  it('hides the write tool from a read token, and answers its call with 403 insufficient_scope naming both scopes', async () => {
+    const token = await issuer.token(READ, publicUrl);
+    const client = await connect(token);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      expect(names).not.toContain('set_budget_overrides');
+      expect(names).toContain('get_user_activity');
+    } finally {
+      await client.close();
+    }
+    const before = sim.requests().length;
+    const res = await post(
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'set_budget_overrides', arguments: {} } },
+      { authorization: `Bearer ${token}` },
+    );
+    expect(res.status).toBe(403);
+    const challenge = res.headers.get('www-authenticate') ?? '';
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain(`scope="${READ} ${WRITE}"`);
+    expect(sim.requests().length).toBe(before);
+  });
+
+  it('shows the write tool to a token with analytics:write', async () => {
+    const client = await connect(await issuer.token(`${READ} ${WRITE}`, publicUrl));
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toContain('set_budget_overrides');
+      const r = await client.callTool({ name: 'get_budget_overrides', arguments: {} });
+      expect(r.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('takes an API key as a bearer token, with its role', async () => {
+    const client = await connect(readKey);
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('set_budget_overrides');
+    } finally {
+      await client.close();
+    }
+    expect((await post(list, { authorization: 'Bearer oam_wrong' })).status).toBe(401);
+  });
+
+  it('refuses a forged Host or Origin even with a valid token', async () => {
+    const token = await issuer.token(READ, publicUrl);
+    const auth = { authorization: `Bearer ${token}` };
+    expect((await post(list, { ...auth, origin: 'http://evil.example' })).status).toBe(403);
+    const forged = await new Promise<number>((resolve, reject) => {
+      const url = new URL(server.url);
+      import('node:http').then(({ request }) => {
+        const req = request(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: {
+              host: 'evil.example',
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              ...auth,
+            },
+          },
+          (res) => resolve(res.statusCode ?? 0),
+        );
+        req.on('error', reject);
+        req.end(JSON.stringify(list));
+      }, reject);
+    });
+    expect(forged).toBe(403);
+  });
+});
+
+const now = () => Math.floor(Date.now() / 1000);
