@@ -10,8 +10,9 @@ const settingsSchema = schemaOf(SERVER_OPTIONS);
 type Settings = z.output<typeof settingsSchema>;
 
 /** Everything the server is configured with. Outside demo mode, a token and a base URL are guaranteed. */
-export type Config = Omit<Settings, 'demo' | 'token' | 'baseUrl'> &
-  ({ demo: true; token?: string; baseUrl?: string } | { demo: false; token: string; baseUrl: string });
+export type Config = Omit<Settings, 'demo' | 'token' | 'baseUrl' | 'confirmWrites'> & {
+  confirmWrites: NonNullable<Settings['confirmWrites']>;
+} & ({ demo: true; token?: string; baseUrl?: string } | { demo: false; token: string; baseUrl: string });
 
 function missingCredentials(token: string | undefined, baseUrl: string | undefined): string {
   const missing = [!token && 'ANALYTICS_API_TOKEN', !baseUrl && 'ANALYTICS_BASE_URL'].filter(Boolean).join(' and ');
@@ -22,7 +23,9 @@ function missingCredentials(token: string | undefined, baseUrl: string | undefin
   );
 }
 
-export const configSchema = settingsSchema.transform((settings, ctx): Config => {
+export const configSchema = settingsSchema.transform((given, ctx): Config => {
+  const authenticated = given.transport === 'http' && Boolean(given.authIssuer || given.apiKeysFile);
+  const settings = { ...given, confirmWrites: given.confirmWrites ?? (authenticated ? 'always' : 'auto') } as const;
   const { demo, token, baseUrl } = settings;
   if (demo) return { ...settings, demo };
   if (token !== undefined && baseUrl !== undefined) return { ...settings, demo, token, baseUrl };

@@ -9,7 +9,6 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { Config } from './config.js';
 import type { ToolContext } from './tools/types.js';
 
 const CONFIRM = z.object({ confirm: z.boolean().describe('Apply these changes') });
@@ -18,13 +17,26 @@ const CONFIRM = z.object({ confirm: z.boolean().describe('Apply these changes') 
  * Request state comes back from the client and must not be trusted: the SDK's codec signs the digest of
  * what the user is asked to approve, and it expires, so an old "yes" cannot approve a later change.
  */
-const codec = createRequestStateCodec<{ digest: string }>({ key: randomBytes(32), ttlSeconds: 600 });
+type Codec = ReturnType<typeof createRequestStateCodec<{ digest: string }>>;
+const PROCESS_KEY = randomBytes(32);
+const codecs = new Map<string, Codec>();
+
+/**
+ * The codec for `key`: replicas serving one organization derive the same key from its upstream token, so a
+ * confirmation asked by one is accepted by another. Without a key, one random to this process.
+ */
+function codecFor(key: Uint8Array = PROCESS_KEY): Codec {
+  const id = Buffer.from(key).toString('hex');
+  let codec = codecs.get(id);
+  if (!codec) codecs.set(id, (codec = createRequestStateCodec<{ digest: string }>({ key, ttlSeconds: 600 })));
+  return codec;
+}
 
 /** The input-required answer that asks the user to approve exactly the change named by `digest`. */
-export async function askToConfirm(message: string, digest: string) {
+export async function askToConfirm(message: string, digest: string, key?: Uint8Array) {
   return inputRequired({
     inputRequests: { confirm: inputRequired.elicit({ message, requestedSchema: CONFIRM }) },
-    requestState: await codec.mint({ digest }),
+    requestState: await codecFor(key).mint({ digest }),
   });
 }
 
@@ -36,7 +48,9 @@ export async function askToConfirm(message: string, digest: string) {
 export function confirmationFor(
   server: McpServer,
   ctx: ServerContext,
-  transport: Config['transport'],
+  /** Refuse a write the client cannot confirm (always over HTTP, or --confirm-writes always), rather than write unasked. */
+  refuseUnconfirmed: boolean,
+  key?: Uint8Array,
 ): ToolContext['confirmation'] {
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const caps =
@@ -45,7 +59,7 @@ export function confirmationFor(
   if (caps === undefined) return { answer: async () => 'cannot_ask' };
   // Over stdio the client is the user's own app. Over HTTP any local process may be the caller, so a write
   // nobody could confirm is refused; --confirm-writes never is the explicit opt-out.
-  if (caps.elicitation === undefined) return transport === 'http' ? { answer: async () => 'cannot_ask' } : undefined;
+  if (caps.elicitation === undefined) return refuseUnconfirmed ? { answer: async () => 'cannot_ask' } : undefined;
   return {
     async answer(digest) {
       const view = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
@@ -57,7 +71,9 @@ export function confirmationFor(
       // forged, altered or expired state asks again rather than failing the call.
       const state = ctx.mcpReq.requestState();
       if (typeof state !== 'string') return 'stale';
-      const approved = await codec.verify(state, ctx).catch(() => undefined);
+      const approved = await codecFor(key)
+        .verify(state, ctx)
+        .catch(() => undefined);
       return approved?.digest === digest ? 'accepted' : 'stale';
     },
   };

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { createAuditSink, reportUnfinishedWrites, type AuditSink } from './audit.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, secretScrubber, type Logger } from './logger.js';
@@ -21,6 +21,8 @@ export interface Runtime {
   audit: AuditSink;
   /** Credentials that must never leave the process: scrubbed from answers as from logs. */
   secrets: Array<string | undefined>;
+  /** Derived from the upstream token: replicas of one organization accept each other's confirmations. */
+  confirmKey: Uint8Array;
   simulator?: Simulator;
   close(): Promise<void>;
 }
@@ -60,6 +62,7 @@ export async function createRuntime(config: Config, options: { simulatorUsers?: 
     pii,
     audit: createAuditSink(pii, config.auditLog),
     secrets: [token, config.piiKey],
+    confirmKey: createHmac('sha256', token).update('org-analytics-mcp confirmation state v1').digest(),
     simulator,
     close: async () => {
       await client.close();

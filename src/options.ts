@@ -95,8 +95,12 @@ export const SERVER_OPTIONS = {
   confirmWrites: {
     flag: 'confirm-writes',
     env: 'ANALYTICS_CONFIRM_WRITES',
-    ...oneOf(['auto', 'never'], 'auto'),
-    help: 'ask the user before writing budgets when the client can',
+    kind: 'text',
+    choices: ['auto', 'always', 'never'],
+    // Unset resolves in config.ts: always over HTTP with authenticated callers, auto otherwise.
+    schema: z.enum(['auto', 'always', 'never']).optional(),
+    shown: 'auto; always with --http and auth',
+    help: 'ask before writing budgets: auto when the client can, always (refuse what cannot be confirmed), never',
     manifest: 'confirm_writes',
   },
   auditLog: {

@@ -28,6 +28,8 @@ export interface ServerDeps {
   /** Credentials to scrub from everything sent to the client (the API token is always included). */
   secrets?: Array<string | undefined>;
   tools?: ToolDef[];
+  /** Signs confirmation state; the same for every replica with the same upstream token (see createRuntime). */
+  confirmKey?: Uint8Array;
 }
 
 const INSTRUCTIONS =
@@ -90,8 +92,13 @@ async function runTool(
     resolveEmail: (text) => directory.resolve(text, signal),
     audit: deps.audit,
     confirmation:
-      def.writes && deps.config.confirmWrites === 'auto'
-        ? confirmationFor(server, ctx, deps.config.transport)
+      def.writes && deps.config.confirmWrites !== 'never'
+        ? confirmationFor(
+            server,
+            ctx,
+            deps.config.transport === 'http' || deps.config.confirmWrites === 'always',
+            deps.confirmKey,
+          )
         : undefined,
   };
   const failed = (error: unknown) => {
@@ -117,7 +124,7 @@ async function runTool(
     if (!(error instanceof ConfirmationNeeded)) return failed(error);
     deps.log.info('asking the user to confirm', { tool: def.name });
     // Even minting the request state can fail: that too is answered through the funnel, not by the SDK.
-    return askToConfirm(redact.text(error.message), error.digest).catch(failed);
+    return askToConfirm(redact.text(error.message), error.digest, deps.confirmKey).catch(failed);
   } finally {
     progress.stop();
   }

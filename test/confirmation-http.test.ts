@@ -36,4 +36,12 @@ describe('over --http, a budget write nobody can confirm is refused', () => {
     expect(r.isError).toBe(false);
     expect(requestsTo(h.sim, SET)).toHaveLength(1);
   });
+
+  it('--confirm-writes always refuses an unconfirmable write over stdio too', async () => {
+    h = await harness({ era: 'legacy', capabilities: {}, config: { confirmWrites: 'always' }, sim: { users: 40 } });
+    const r = await h.call('set_budget_overrides', { overrides: [{ user_email: member(h), limit: '4242' }] });
+    expect(r.isError).toBe(true);
+    expect(r.text).toMatch(/nothing was written/i);
+    expect(requestsTo(h.sim, SET)).toEqual([]);
+  });
 });
