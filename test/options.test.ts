@@ -116,7 +116,11 @@ describe('the table of server options', () => {
     [[], { ANALYTICS_READ_ONLY: 'maybe' }, /ANALYTICS_READ_ONLY takes on or off/],
     [['--port', 'abc'], {}, /--port takes a number, got 'abc'/],
     [[], { ANALYTICS_PORT: '70000' }, /ANALYTICS_PORT must be at most 65535/],
-    [[], { ANALYTICS_CONFIRM_WRITES: 'sometimes' }, /ANALYTICS_CONFIRM_WRITES takes auto, always or never, got 'sometimes'/],
+    [
+      [],
+      { ANALYTICS_CONFIRM_WRITES: 'sometimes' },
+      /ANALYTICS_CONFIRM_WRITES takes auto, always or never, got 'sometimes'/,
+    ],
     [['--log-level', 'loud'], {}, /--log-level takes error, warn, info or debug/],
   ])('refuses %j %j naming where the bad value came from, and points to --help', (argv, env, message) => {
     expect(() => load(argv as string[], env)).toThrow(message);
