@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { createLogger, secretScrubber, type Logger } from './logger.js';
 import { Pseudonymizer } from './pii.js';
 import type { Caller } from './auth/caller.js';
+import type { HttpServing } from './transports/http.js';
 import { createServer, type ServerDeps } from './server.js';
 import { WRITE_TOOLS } from './tools/index.js';
 import type { Simulator } from './simulator/index.js';
@@ -12,6 +13,9 @@ import { serveStdio } from './transports/stdio.js';
 import { resolveCacheDir } from './upstream/cache-dir.js';
 import { AnalyticsClient } from './upstream/client.js';
 import type { SharedRedis } from './upstream/redis-connection.js';
+
+/** How long calls in flight may take to finish after SIGTERM: the longest a call is allowed, and a little more. */
+const DRAIN_GRACE_MS = 50_000;
 
 export interface Runtime {
   config: Config;
@@ -121,7 +125,16 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
     );
   }
   if (config.transport === 'http') {
-    const { url } = await startHttp(runtime);
+    const serving = await startHttp(runtime);
+    const { url } = serving;
+    // SIGTERM (a deploy, a scale-down): new calls get 503, calls in flight finish, then the process exits.
+    process.once('SIGTERM', () => {
+      runtime.log.info('SIGTERM: finishing calls in flight, refusing new ones');
+      void serving
+        .drain(DRAIN_GRACE_MS)
+        .then(() => runtime.close())
+        .finally(() => process.exit(0));
+    });
     runtime.log.info('serving MCP over Streamable HTTP', { url, demo: config.demo });
     process.stderr.write(`org-analytics-mcp: MCP over Streamable HTTP at ${url}\n`);
     return;
@@ -136,9 +149,15 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
 }
 
 /** Serves MCP over Streamable HTTP: each request gets the server its caller may see. */
-export async function startHttp(runtime: Runtime): Promise<{ url: string; close: () => Promise<void> }> {
+export async function startHttp(runtime: Runtime): Promise<HttpServing> {
   const { serveHttp } = await import('./transports/http.js');
-  return serveHttp((caller) => createServer(serverDepsFor(runtime, caller)), runtime.config, runtime.log, WRITE_TOOLS);
+  return serveHttp(
+    (caller) => createServer(serverDepsFor(runtime, caller)),
+    runtime.config,
+    runtime.log,
+    WRITE_TOOLS,
+    () => ({ baseUrl: runtime.client.baseUrl, redis: runtime.client.redis }),
+  );
 }
 
 /** What one caller's server is built from: a read-only caller gets the read-only server, and audit lines name the caller. */
@@ -146,6 +165,7 @@ function serverDepsFor(runtime: Runtime, caller: Caller | undefined): ServerDeps
   if (!caller) return runtime;
   return {
     ...runtime,
+    caller,
     config: caller.role === 'read' ? { ...runtime.config, readOnly: true } : runtime.config,
     audit: (event) => runtime.audit({ ...event, caller: caller.id }),
   };

@@ -1,6 +1,7 @@
 import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import type { Config } from './config.js';
 import type { AuditSink } from './audit.js';
+import type { Caller } from './auth/caller.js';
 import { askToConfirm, confirmationFor } from './confirmation.js';
 import { identityDirectory, type IdentityDirectory } from './identity-directory.js';
 import type { Logger } from './logger.js';
@@ -28,6 +29,8 @@ export interface ServerDeps {
   /** Credentials to scrub from everything sent to the client (the API token is always included). */
   secrets?: Array<string | undefined>;
   tools?: ToolDef[];
+  /** Who is calling, on an HTTP server whose callers authenticate. */
+  caller?: Caller;
   /** Signs confirmation state; the same for every replica with the same upstream token (see createRuntime). */
   confirmKey?: Uint8Array;
 }
@@ -101,7 +104,9 @@ async function runTool(
           )
         : undefined,
   };
+  let outcome: 'ok' | 'error' | 'not_complete' | 'confirming' = 'error';
   const failed = (error: unknown) => {
+    outcome = 'error';
     logFailure(deps.log, 'tool failed', error, { tool: def.name, ms: Date.now() - started });
     return { content: [{ type: 'text' as const, text: redact.text(toolErrorMessage(error)) }], isError: true };
   };
@@ -109,6 +114,7 @@ async function runTool(
     const out = redact.value(await def.run(args as never, toolCtx));
     deps.log.debug('tool done', { tool: def.name, ms: Date.now() - started });
     const text = redact.text(def.text(out));
+    outcome = def.isError?.(out) ? 'error' : 'ok';
     return {
       content: [{ type: 'text' as const, text }],
       // A tool's own `complete` wins: a budget write says there whether every chunk was applied.
@@ -118,14 +124,23 @@ async function runTool(
   } catch (error) {
     if (error instanceof AnswerPending) {
       const pending = pendingAnswer(def.name, error.status, answerWithinMs(deps.config));
+      outcome = 'not_complete';
       deps.log.info('answered not complete yet', { tool: def.name, ms: Date.now() - started, ...pending.structured });
       return { content: [{ type: 'text' as const, text: pending.text }], structuredContent: pending.structured };
     }
     if (!(error instanceof ConfirmationNeeded)) return failed(error);
+    outcome = 'confirming';
     deps.log.info('asking the user to confirm', { tool: def.name });
     // Even minting the request state can fail: that too is answered through the funnel, not by the SDK.
     return askToConfirm(redact.text(error.message), error.digest, deps.confirmKey).catch(failed);
   } finally {
     progress.stop();
+    // The access line: one per call, naming who asked (on a server whose callers authenticate) and how it ended.
+    deps.log.info('call', {
+      tool: def.name,
+      outcome,
+      ms: Date.now() - started,
+      ...(deps.caller ? { caller: deps.caller.id, tenant: deps.caller.tenant } : {}),
+    });
   }
 }

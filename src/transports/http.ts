@@ -7,11 +7,19 @@ import type { Caller } from '../auth/caller.js';
 import type { Config } from '../config.js';
 import { ConfigError } from '../config.js';
 import type { Logger } from '../logger.js';
+import { Health, type ReadinessTarget } from './health.js';
 import { HttpAuth, authenticates, readJson } from './http-auth.js';
 import { isLoopbackHost, loopbackHostnames, nonLoopbackRefusal } from './loopback.js';
 
 const MCP_PATH = '/mcp';
 const METADATA_PATHS = ['/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`];
+
+export interface HttpServing {
+  url: string;
+  close: () => Promise<void>;
+  /** Refuses new requests (503), lets those in flight finish (up to `graceMs`), then closes. */
+  drain: (graceMs: number) => Promise<void>;
+}
 
 /** Builds the MCP server for one request: for an authenticated caller, the one that caller may see. */
 export type ServerFactory = (caller: Caller | undefined) => McpServer;
@@ -27,7 +35,8 @@ export async function serveHttp(
   config: Config,
   log: Logger,
   writeTools: readonly string[] = [],
-): Promise<{ url: string; close: () => Promise<void> }> {
+  readiness: () => ReadinessTarget = () => ({ baseUrl: config.baseUrl, redis: undefined }),
+): Promise<HttpServing> {
   const names = allowedNames(config);
   const auth = authenticates(config) ? new HttpAuth(config, writeTools) : undefined;
   const handler = createMcpHandler((ctx) => factory(callerOf(ctx.authInfo)), {
@@ -36,9 +45,24 @@ export async function serveHttp(
   const node = toNodeHandler(handler);
   const validHost = hostHeaderValidation(names.hosts);
   const validOrigin = names.origins ? exactOrigin(names.origins) : originValidation(names.hosts);
+  const health = new Health(readiness);
+  let draining = false;
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
   const http = createHttpServer((req, res) => {
     const path = pathOf(req.url);
+    // Probes come from load balancers by address, so they skip the Host check; they show nothing private.
+    if (path === '/healthz') return health.live(res, draining);
+    if (path === '/readyz') return void health.ready(res, draining);
     if (!validHost(req, res) || !validOrigin(req, res)) return;
+    if (draining) {
+      res.writeHead(503, { 'content-type': 'text/plain', connection: 'close' }).end('shutting down\n');
+      return;
+    }
+    inFlight++;
+    res.once('close', () => {
+      if (--inFlight === 0) idle?.();
+    });
     if (auth && path !== undefined && METADATA_PATHS.includes(path)) {
       res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
       res.end(JSON.stringify(auth.metadata()));
@@ -65,12 +89,23 @@ export async function serveHttp(
     });
   });
   const { port } = http.address() as AddressInfo;
+  const close = async () => {
+    await handler.close();
+    http.closeAllConnections();
+    await new Promise((r) => http.close(r));
+  };
   return {
     url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}${MCP_PATH}`,
-    close: async () => {
-      await handler.close();
-      http.closeAllConnections();
-      await new Promise((r) => http.close(r));
+    close,
+    drain: async (graceMs) => {
+      draining = true;
+      http.close();
+      if (inFlight > 0)
+        await new Promise<void>((resolve) => {
+          idle = resolve;
+          setTimeout(resolve, graceMs).unref();
+        });
+      await close();
     },
   };
 }

@@ -57,6 +57,7 @@ export class AnalyticsClient {
   readonly cache: ResponseCache;
   /** The shared Redis, when configured: the rate limits and the cache both use it. */
   readonly redis: SharedRedis | undefined;
+  readonly baseUrl: string;
   private readonly http: HttpTransport;
   private readonly upstream: Upstream;
 
@@ -71,6 +72,7 @@ export class AnalyticsClient {
       env: options.env,
     });
     this.redis = options.redis;
+    this.baseUrl = options.baseUrl;
     this.limiters = new RateLimiters({ ...DEFAULT_LIMITS, ...options.limits }, now, options.redis);
     // Memory first, then Redis (shared by every process), then the disk (this user's, across restarts).
     const stores: AnswerStore[] = [];
