@@ -29,6 +29,19 @@ export const configSchema = settingsSchema.transform((given, ctx): Config => {
   const { demo, token, baseUrl } = settings;
   if (demo) return { ...settings, demo };
   if (token !== undefined && baseUrl !== undefined) return { ...settings, demo, token, baseUrl };
+  // Each tenant brings its own upstream and token (see tenants.ts); the server-wide ones stay empty and unused.
+  if (settings.tenantsFile !== undefined) {
+    if (settings.transport !== 'http' || !authenticated) {
+      ctx.issues.push({
+        code: 'custom',
+        message:
+          "--tenants-file needs --http and caller authentication (--auth-issuer or --api-keys-file): the tenant is the caller's.",
+        input: settings,
+      });
+      return z.NEVER;
+    }
+    return { ...settings, demo, token: '', baseUrl: '' };
+  }
   ctx.issues.push({ code: 'custom', message: missingCredentials(token, baseUrl), input: settings });
   return z.NEVER;
 });

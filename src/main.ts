@@ -42,6 +42,8 @@ async function demoUpstream(users: number): Promise<{ token: string; baseUrl: st
 
 /** Builds everything the server needs from config; in demo mode, starts the embedded simulator first. */
 export async function createRuntime(config: Config, options: { simulatorUsers?: number } = {}): Promise<Runtime> {
+  if (!config.demo && !config.token)
+    throw new ConfigError('with --tenants-file, give this command one tenant: its --api-token and --base-url.');
   const { token, baseUrl, simulator } = config.demo
     ? await demoUpstream(options.simulatorUsers ?? 800)
     : { token: config.token, baseUrl: config.baseUrl, simulator: undefined };
@@ -103,7 +105,14 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
     throw new ConfigError(nonLoopbackRefusal(config.host));
   // Checked before anything starts, so that a bad list is a usage error, not a failure at 02:10.
   const warmItems = config.warm ? (await import('./warm-list.js')).warmListOf(config.warmList) : undefined;
-  const runtime = await createRuntime(config);
+  const tenants = config.tenantsFile ? await tenantRuntimes(config, env) : undefined;
+  const runtime = tenants ? [...tenants.values()][0]! : await createRuntime(config);
+  if (tenants) {
+    const all = new Set(tenants.values());
+    runtime.close = async () => {
+      for (const r of all) await r.close();
+    };
+  }
   if (warmItems) {
     const { WarmScheduler } = await import('./warm-schedule.js');
     const warm = new WarmScheduler({ items: warmItems });
@@ -125,7 +134,7 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
     );
   }
   if (config.transport === 'http') {
-    const serving = await startHttp(runtime);
+    const serving = await startHttp(runtime, tenants);
     const { url } = serving;
     // SIGTERM (a deploy, a scale-down): new calls get 503, calls in flight finish, then the process exits.
     process.once('SIGTERM', () => {
@@ -148,16 +157,23 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
   });
 }
 
-/** Serves MCP over Streamable HTTP: each request gets the server its caller may see. */
-export async function startHttp(runtime: Runtime): Promise<HttpServing> {
+/**
+ * Serves MCP over Streamable HTTP: each request gets the server its caller may see. With tenants, each
+ * caller is served from its tenant's runtime: its own upstream, token, cache keys, limits and PII key.
+ */
+export async function startHttp(runtime: Runtime, tenants?: Map<string, Runtime>): Promise<HttpServing> {
   const { serveHttp } = await import('./transports/http.js');
-  return serveHttp(
-    (caller) => createServer(serverDepsFor(runtime, caller)),
-    runtime.config,
-    runtime.log,
-    WRITE_TOOLS,
-    () => ({ baseUrl: runtime.client.baseUrl, redis: runtime.client.redis }),
-  );
+  const runtimeOf = (caller: Caller | undefined) => (tenants && caller ? tenants.get(caller.tenant ?? '') : runtime);
+  return serveHttp((caller) => createServer(serverDepsFor(runtimeOf(caller)!, caller)), runtime.config, runtime.log, {
+    writeTools: WRITE_TOOLS,
+    readiness: () => ({ baseUrl: runtime.client.baseUrl, redis: runtime.client.redis }),
+    admit: (caller) => {
+      if (!tenants || runtimeOf(caller)) return undefined;
+      return caller.tenant === null
+        ? `${caller.id} belongs to no tenant: give its token a ${runtime.config.tenantClaim} claim, or its API key a --tenant.`
+        : `tenant '${caller.tenant}' is not served here (the tenants file names ${[...tenants.keys()].join(', ')}).`;
+    },
+  });
 }
 
 /** What one caller's server is built from: a read-only caller gets the read-only server, and audit lines name the caller. */
@@ -169,4 +185,18 @@ function serverDepsFor(runtime: Runtime, caller: Caller | undefined): ServerDeps
     config: caller.role === 'read' ? { ...runtime.config, readOnly: true } : runtime.config,
     audit: (event) => runtime.audit({ ...event, caller: caller.id }),
   };
+}
+
+/** One runtime per organization: tenants that share an upstream and token are the same organization, and share one. */
+export async function tenantRuntimes(config: Config, env: NodeJS.ProcessEnv): Promise<Map<string, Runtime>> {
+  const { tenantConfigs } = await import('./tenants.js');
+  const byUpstream = new Map<string, Runtime>();
+  const tenants = new Map<string, Runtime>();
+  for (const [name, tenant] of tenantConfigs(config, env)) {
+    const key = `${tenant.baseUrl}|${tenant.token}`;
+    let runtime = byUpstream.get(key);
+    if (!runtime) byUpstream.set(key, (runtime = await createRuntime(tenant)));
+    tenants.set(name, runtime);
+  }
+  return tenants;
 }

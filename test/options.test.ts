@@ -37,6 +37,8 @@ const SAMPLES: Record<Key, [string, unknown]> = {
   allowedOrigins: ['https://chat.example.com', ['https://chat.example.com']],
   authIssuer: ['https://id.example.com', 'https://id.example.com'],
   apiKeysFile: ['/tmp/keys.json', '/tmp/keys.json'],
+  tenantsFile: ['/tmp/tenants.json', '/tmp/tenants.json'],
+  tenantClaim: ['org', 'org'],
 };
 /** Another valid value, for the flag when both are given. */
 const OTHER: Record<string, string> = {
@@ -62,6 +64,8 @@ const OTHER: Record<string, string> = {
   allowedOrigins: 'https://flag.example.com',
   authIssuer: 'https://flag-id.example.com',
   apiKeysFile: '/tmp/flag-keys.json',
+  tenantsFile: '/tmp/flag-tenants.json',
+  tenantClaim: 'organization',
 };
 
 const CREDENTIALS = { ANALYTICS_API_TOKEN: 'base-token', ANALYTICS_BASE_URL: 'https://base.example.com' };

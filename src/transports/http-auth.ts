@@ -8,10 +8,10 @@ import {
   type AuthInfo,
 } from '@modelcontextprotocol/server';
 import { Authenticator, callerOf } from '../auth/authenticator.js';
-import { READ_SCOPE, SCOPES, WRITE_SCOPE } from '../auth/caller.js';
+import { READ_SCOPE, SCOPES, WRITE_SCOPE, type Caller } from '../auth/caller.js';
 import type { Config } from '../config.js';
 
-type AuthConfig = Pick<Config, 'publicUrl' | 'authIssuer' | 'apiKeysFile'>;
+type AuthConfig = Pick<Config, 'publicUrl' | 'authIssuer' | 'apiKeysFile' | 'tenantClaim'>;
 
 /** Whether callers must authenticate: an authorization server or a keys file is configured. */
 export const authenticates = (config: AuthConfig) => Boolean(config.authIssuer || config.apiKeysFile);
@@ -27,6 +27,7 @@ export class HttpAuth {
   constructor(
     private readonly config: AuthConfig,
     private readonly writeTools: readonly string[],
+    private readonly admit: (caller: Caller) => string | undefined = () => undefined,
   ) {
     this.verifier = new Authenticator(config);
     this.metadataUrl = config.publicUrl ? getOAuthProtectedResourceMetadataUrl(new URL(config.publicUrl)) : undefined;
@@ -45,8 +46,9 @@ export class HttpAuth {
 
   /** The verified caller's AuthInfo, or the 401 that was sent instead. */
   async authenticate(req: IncomingMessage, res: ServerResponse): Promise<AuthInfo | undefined> {
+    let info: AuthInfo;
     try {
-      return await verifyBearerToken(req.headers.authorization, {
+      info = await verifyBearerToken(req.headers.authorization, {
         verifier: this.verifier,
         requiredScopes: [READ_SCOPE],
         resourceMetadataUrl: this.metadataUrl,
@@ -59,6 +61,11 @@ export class HttpAuth {
       );
       return undefined;
     }
+    const refusal = this.admit(callerOf(info)!);
+    if (refusal === undefined) return info;
+    res.writeHead(403, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ error: 'access_denied', error_description: refusal }));
+    return undefined;
   }
 
   /**

@@ -14,6 +14,15 @@ import { isLoopbackHost, loopbackHostnames, nonLoopbackRefusal } from './loopbac
 const MCP_PATH = '/mcp';
 const METADATA_PATHS = ['/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`];
 
+export interface HttpOptions {
+  /** Tools a read-only caller may not call: asking for one is answered 403 insufficient_scope. */
+  writeTools?: readonly string[];
+  /** What /readyz checks. */
+  readiness?: () => ReadinessTarget;
+  /** Why an authenticated caller may not be served (an unknown tenant, say), or undefined to serve it. */
+  admit?: (caller: Caller) => string | undefined;
+}
+
 export interface HttpServing {
   url: string;
   close: () => Promise<void>;
@@ -34,11 +43,11 @@ export async function serveHttp(
   factory: ServerFactory,
   config: Config,
   log: Logger,
-  writeTools: readonly string[] = [],
-  readiness: () => ReadinessTarget = () => ({ baseUrl: config.baseUrl, redis: undefined }),
+  options: HttpOptions = {},
 ): Promise<HttpServing> {
   const names = allowedNames(config);
-  const auth = authenticates(config) ? new HttpAuth(config, writeTools) : undefined;
+  const auth = authenticates(config) ? new HttpAuth(config, options.writeTools ?? [], options.admit) : undefined;
+  const readiness = options.readiness ?? (() => ({ baseUrl: config.baseUrl, redis: undefined }));
   const handler = createMcpHandler((ctx) => factory(callerOf(ctx.authInfo)), {
     onerror: (error) => log.warn('http handler error', { error: error.message }),
   });

@@ -1,0 +1,134 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newApiKey, writeKeysFile } from '../src/auth/api-keys.js';
+import { loadConfig } from '../src/config.js';
+import { startHttp, tenantRuntimes, type Runtime } from '../src/main.js';
+import { startSimulator, type Simulator } from '../src/simulator/index.js';
+
+let acme: Simulator;
+let globex: Simulator;
+let dir: string;
+let tenants: Map<string, Runtime>;
+let server: { url: string; close: () => Promise<void> };
+const keys: Record<string, string> = {};
+
+beforeAll(async () => {
+  // Two organizations, each with its own upstream, token and people.
+  acme = await startSimulator({ users: 40, seed: 'acme', rateLimit: false, token: 'acme-upstream-token' });
+  globex = await startSimulator({ users: 90, seed: 'globex', rateLimit: false, token: 'globex-upstream-token' });
+  dir = mkdtempSync(join(tmpdir(), 'tenants-'));
+  const tenantsFile = join(dir, 'tenants.json');
+  writeFileSync(
+    tenantsFile,
+    JSON.stringify({
+      acme: { base_url: acme.url, token_env: 'ACME_TOKEN' },
+      // Another name for the same organization: same upstream and token, so one runtime and one cache.
+      'acme-eu': { base_url: acme.url, token_env: 'ACME_TOKEN' },
+      globex: { base_url: globex.url, token_env: 'GLOBEX_TOKEN', billing_plan: 'usd' },
+    }),
+  );
+  const keysFile = join(dir, 'keys.json');
+  const entries = [];
+  for (const tenant of ['acme', 'acme-eu', 'globex', 'initech', null]) {
+    const { key, entry } = newApiKey('read', tenant);
+    keys[tenant ?? 'none'] = key;
+    entries.push(entry);
+  }
+  writeKeysFile(keysFile, entries);
+  const env = { ACME_TOKEN: acme.token, GLOBEX_TOKEN: globex.token, ANALYTICS_LOG_LEVEL: 'error' };
+  const config = loadConfig(
+    ['--http', '--port', '0', '--tenants-file', tenantsFile, '--api-keys-file', keysFile, '--cache-dir', 'none'],
+    env,
+  );
+  tenants = await tenantRuntimes(config, env);
+  server = await startHttp([...tenants.values()][0]!, tenants);
+});
+afterAll(async () => {
+  await server?.close();
+  for (const r of new Set(tenants?.values())) await r.close();
+  await acme?.close();
+  await globex?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function ask(
+  key: string,
+  args: Record<string, unknown>,
+): Promise<{ status: number; result?: any; body: string }> {
+  const res = await fetch(server.url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'get_active_user_counts', arguments: args },
+    }),
+  });
+  const body = await res.text();
+  const json = body.startsWith('{') ? JSON.parse(body) : JSON.parse(/^data: (.*)$/m.exec(body)?.[1] ?? 'null');
+  return { status: res.status, result: json?.result, body };
+}
+
+const days = (answer: any) => JSON.stringify(answer.structuredContent.days ?? answer.structuredContent);
+const upstreamCalls = (sim: Simulator) => sim.requests().filter((r) => r.path.startsWith('/analytics/')).length;
+
+describe('one server, several organizations', () => {
+  it('serves each caller from its own tenant; identical questions never cross, even from the cache', async () => {
+    const args = { range: 'last_7_days' };
+    const a1 = await ask(keys.acme!, args);
+    const a2 = await ask(keys.acme!, args);
+    const g1 = await ask(keys.globex!, args);
+    expect(a1.status).toBe(200);
+    expect(a1.result.structuredContent.freshness.from_cache).toBe(false);
+    expect(a2.result.structuredContent.freshness.from_cache).toBe(true);
+    // Globex's identical question went to Globex's upstream, not to Acme's cached answer.
+    expect(g1.result.structuredContent.freshness.from_cache).toBe(false);
+    expect(days(g1.result)).not.toEqual(days(a1.result));
+    expect(upstreamCalls(globex)).toBeGreaterThan(0);
+  });
+
+  it('two tenants with the same upstream token are the same organization and share its cache', async () => {
+    const before = upstreamCalls(acme);
+    const eu = await ask(keys['acme-eu']!, { range: 'last_7_days' });
+    expect(eu.result.structuredContent.freshness.from_cache).toBe(true);
+    expect(upstreamCalls(acme)).toBe(before);
+  });
+
+  it('refuses with 403 a caller whose tenant is unknown, or who has none, saying why', async () => {
+    const unknown = await ask(keys.initech!, { range: 'last_7_days' });
+    expect(unknown.status).toBe(403);
+    expect(unknown.body).toContain("tenant 'initech' is not served here");
+    const none = await ask(keys.none!, { range: 'last_7_days' });
+    expect(none.status).toBe(403);
+    expect(none.body).toContain('belongs to no tenant');
+  });
+});
+
+describe('the tenants file', () => {
+  it('is refused without --http and caller authentication', () => {
+    expect(() => loadConfig(['--tenants-file', '/tmp/t.json'], {})).toThrow(
+      /--tenants-file needs --http and caller authentication/,
+    );
+  });
+
+  it('names a missing token variable and a malformed entry', async () => {
+    const file = join(dir, 'bad.json');
+    const load = (content: unknown, env: Record<string, string> = {}) => {
+      writeFileSync(file, JSON.stringify(content));
+      const config = loadConfig(['--http', '--tenants-file', file, '--api-keys-file', join(dir, 'keys.json')], {});
+      return tenantRuntimes(config, env);
+    };
+    await expect(load({ a: { base_url: acme.url, token_env: 'NOPE_TOKEN' } })).rejects.toThrow(
+      /tenant a: the variable NOPE_TOKEN/,
+    );
+    await expect(load({ a: { base_url: acme.url, token: 'inline-secret' } })).rejects.toThrow(/not valid at a/);
+  });
+});
