@@ -47,7 +47,12 @@ export async function createRuntime(config: Config, options: { simulatorUsers?: 
   const { token, baseUrl, simulator } = config.demo
     ? await demoUpstream(options.simulatorUsers ?? 800)
     : { token: config.token, baseUrl: config.baseUrl, simulator: undefined };
-  const pii = new Pseudonymizer(config.pii, config.piiKey ?? token);
+  // With tenants, one --pii-key must still give each organization its own pseudonyms.
+  const piiKey =
+    config.piiKey && config.tenantsFile
+      ? createHmac('sha256', config.piiKey).update(token).digest('hex')
+      : config.piiKey;
+  const pii = new Pseudonymizer(config.pii, piiKey ?? token);
   const scrub = secretScrubber([token, config.piiKey]);
   const log = createLogger(config.logLevel, (text) => pii.text(scrub(text)));
   const redis = config.redisUrl ? await sharedRedis(config.redisUrl, log) : undefined;
