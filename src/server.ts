@@ -1,4 +1,4 @@
-import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import { McpServer, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { Config } from './config.js';
 import type { AuditSink } from './audit.js';
 import type { Caller } from './auth/caller.js';
@@ -54,8 +54,7 @@ export function createServer(deps: ServerDeps): McpServer {
       {
         title: def.title,
         description: def.description,
-        inputSchema: advertisedInput(def.input),
-        outputSchema: answerSchema(def.output),
+        ...schemasOf(def),
         annotations: def.annotations,
       },
       // Arguments are checked inside the handler, so a bad one gets our words through the one error funnel.
@@ -70,6 +69,15 @@ export function createServer(deps: ServerDeps): McpServer {
   });
   registerPrompts(server, deps.config.readOnly, redact, deps.log);
   return server;
+}
+
+const schemas = new WeakMap<ToolDef, { inputSchema: StandardSchemaWithJSON; outputSchema: StandardSchemaWithJSON }>();
+/** A tool's registered schemas, built once: an HTTP server is built per request, and zod compiles a schema on first use. */
+function schemasOf(def: ToolDef) {
+  let built = schemas.get(def);
+  if (!built)
+    schemas.set(def, (built = { inputSchema: advertisedInput(def.input), outputSchema: answerSchema(def.output) }));
+  return built;
 }
 
 async function runTool(

@@ -76,13 +76,18 @@ export function compactSchema<T extends z.ZodType>(
 ): StandardSchemaWithJSON<z.input<T>, z.output<T>> {
   const std = (schema as unknown as StandardSchemaWithJSON<z.input<T>, z.output<T>>)['~standard'];
   const output = kind === 'output';
+  // Converted once per set of options: every HTTP request builds a server, and every tools/list asks again.
+  const done = new Map<string, Json>();
+  const once = (side: 'input' | 'output', options: Parameters<typeof std.jsonSchema.input>[0]) => {
+    const key = `${side}|${options.target}|${options.libraryOptions ? JSON.stringify(options.libraryOptions) : ''}`;
+    let json = done.get(key);
+    if (!json) done.set(key, (json = strip(std.jsonSchema[side](options), output) as Json));
+    return json;
+  };
   return {
     '~standard': {
       ...std,
-      jsonSchema: {
-        input: (options) => strip(std.jsonSchema.input(options), output) as Json,
-        output: (options) => strip(std.jsonSchema.output(options), output) as Json,
-      },
+      jsonSchema: { input: (options) => once('input', options), output: (options) => once('output', options) },
     },
   };
 }

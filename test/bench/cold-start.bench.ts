@@ -52,11 +52,11 @@ async function coldStart(script: string): Promise<StartFigures> {
   return { ms, rssMb: rssKb / 1024 };
 }
 
-/** The minimal server, bundled with the same esbuild settings as dist/cli.js. */
-async function buildMinimal(outdir: string): Promise<string> {
-  const outfile = join(outdir, 'minimal.mjs');
+/** A yardstick server (test/bench/<name>.ts), bundled with the same esbuild settings as dist/cli.js. */
+export async function buildYardstick(outdir: string, name = 'minimal-server'): Promise<string> {
+  const outfile = join(outdir, `${name}.mjs`);
   await build({
-    entryPoints: [join(ROOT, 'test/bench/minimal-server.ts')],
+    entryPoints: [join(ROOT, `test/bench/${name}.ts`)],
     outfile,
     bundle: true,
     platform: 'node',
@@ -80,7 +80,7 @@ export async function benchColdStartSideBySide(print: (line: string) => void): P
   const dir = mkdtempSync(join(tmpdir(), 'oam-bench-minimal-'));
   try {
     const candidates: Array<[string, string]> = [
-      ['minimal SDK v2 stdio server (1 tool)', await buildMinimal(dir)],
+      ['minimal SDK v2 stdio server (1 tool)', await buildYardstick(dir)],
       ['org-analytics-mcp dist/cli.js', join(ROOT, 'dist/cli.js')],
       ...(process.env.OAM_BENCH_ALSO ?? '')
         .split(':')

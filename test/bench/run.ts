@@ -1,4 +1,5 @@
 import { benchColdStartSideBySide } from './cold-start.bench.js';
+import { benchHttpThroughput } from './http-throughput.bench.js';
 import { benchLargeOrg } from './large-org.bench.js';
 import { benchAnswerSizes } from './mcp.bench.js';
 import { benchSimulator } from './simulator.bench.js';
@@ -13,4 +14,5 @@ await benchColdStartSideBySide(print);
 await benchAnswerSizes(print);
 await benchSimulator(print);
 await benchUpstream(print);
+await benchHttpThroughput(print);
 await benchLargeOrg(print);

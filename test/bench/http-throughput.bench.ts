@@ -1,0 +1,91 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { newApiKey, writeKeysFile } from '../../src/auth/api-keys.js';
+import { startSimulator } from '../../src/simulator/index.js';
+import { buildYardstick } from './cold-start.bench.js';
+
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const WORKERS = 8;
+const SECONDS = 5;
+
+async function start(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      const m = /Streamable HTTP at (\S+)/.exec(err);
+      if (m) resolve(m[1]!);
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
+  });
+  return { child, url };
+}
+
+/** Calls per second of one tool call, repeated by WORKERS concurrent callers for SECONDS (after a warm-up). */
+async function throughput(url: string, tool: string, args: unknown, headers: Record<string, string>): Promise<number> {
+  const call = async () => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+        ...headers,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args } }),
+    });
+    const text = await res.text();
+    if (res.status !== 200 || text.includes('"isError":true')) throw new Error(`${res.status}: ${text.slice(0, 200)}`);
+  };
+  for (let i = 0; i < 50; i++) await call();
+  let done = 0;
+  const until = Date.now() + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: WORKERS }, async () => {
+      while (Date.now() < until) {
+        await call();
+        done++;
+      }
+    }),
+  );
+  return done / SECONDS;
+}
+
+/** Issue 11's figure: cached calls through HTTP with authentication on, against a minimal SDK v2 HTTP server. */
+export async function benchHttpThroughput(print: (line: string) => void): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'oam-bench-http-'));
+  const sim = await startSimulator({ users: 800, rateLimit: false, token: 'bench-http' });
+  const servers: ChildProcess[] = [];
+  try {
+    const keysFile = join(dir, 'keys.json');
+    const { key, entry } = newApiKey('read', null);
+    writeKeysFile(keysFile, [entry]);
+    const ours = await start([CLI, '--http', '--port', '0', '--api-keys-file', keysFile, '--cache-dir', 'none'], {
+      ANALYTICS_API_TOKEN: sim.token,
+      ANALYTICS_BASE_URL: sim.url,
+      ANALYTICS_LOG_LEVEL: 'warn',
+    });
+    servers.push(ours.child);
+    const minimal = await start([await buildYardstick(dir, 'minimal-http-server')], {});
+    servers.push(minimal.child);
+    const args = { range: 'last_7_days' };
+    const a = await throughput(minimal.url, 'get_counts', args, {});
+    const b = await throughput(ours.url, 'get_active_user_counts', args, { authorization: `Bearer ${key}` });
+    print(`cached calls over HTTP, ${WORKERS} concurrent callers for ${SECONDS} s each (2025-06-18 stateless):`);
+    print(`  minimal SDK v2 HTTP server, no auth       ${a.toFixed(0).padStart(6)} calls/s`);
+    print(
+      `  org-analytics-mcp, API key auth, cached   ${b.toFixed(0).padStart(6)} calls/s  (${(b / a).toFixed(2)}x, goal >= 0.8x)`,
+    );
+  } finally {
+    for (const s of servers) s.kill();
+    await sim.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
