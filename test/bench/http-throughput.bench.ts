@@ -1,32 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { newApiKey, writeKeysFile } from '../../src/auth/api-keys.js';
 import { startSimulator } from '../../src/simulator/index.js';
+import { startHttpBinary } from '../helpers/http-binary.js';
 import { buildYardstick } from './cold-start.bench.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const WORKERS = 8;
 const SECONDS = 5;
-
-async function start(args: string[], env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args, {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /Streamable HTTP at (\S+)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
-  });
-  return { child, url };
-}
 
 /** Calls per second of one tool call, repeated by WORKERS concurrent callers for SECONDS (after a warm-up). */
 async function throughput(url: string, tool: string, args: unknown, headers: Record<string, string>): Promise<number> {
@@ -67,13 +49,14 @@ export async function benchHttpThroughput(print: (line: string) => void): Promis
     const keysFile = join(dir, 'keys.json');
     const { key, entry } = newApiKey('read', null);
     writeKeysFile(keysFile, [entry]);
-    const ours = await start([CLI, '--http', '--port', '0', '--api-keys-file', keysFile, '--cache-dir', 'none'], {
+    const ours = await startHttpBinary(['--http', '--port', '0', '--api-keys-file', keysFile, '--cache-dir', 'none'], {
+      PATH: process.env.PATH ?? '',
       ANALYTICS_API_TOKEN: sim.token,
       ANALYTICS_BASE_URL: sim.url,
       ANALYTICS_LOG_LEVEL: 'warn',
     });
     servers.push(ours.child);
-    const minimal = await start([await buildYardstick(dir, 'minimal-http-server')], {});
+    const minimal = await startHttpBinary([], {}, await buildYardstick(dir, 'minimal-http-server'));
     servers.push(minimal.child);
     const args = { range: 'last_7_days' };
     const a = await throughput(minimal.url, 'get_counts', args, {});

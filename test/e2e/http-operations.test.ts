@@ -1,33 +1,25 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-
-// Needs `npm run build` first: this is the built binary serving --http.
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+import { startHttpBinary } from '../helpers/http-binary.js';
 
 let sim: Simulator;
 let child: ChildProcess;
 let url: URL;
-let stderr = '';
+let stderr: () => string;
 let exited: Promise<number | null>;
 
 beforeAll(async () => {
   sim = await startSimulator({ users: 50, rateLimit: false, token: 'ops-upstream-token' });
-  child = spawn(process.execPath, [CLI, '--http', '--port', '0', '--cache-dir', 'none'], {
-    env: { PATH: process.env.PATH ?? '', ANALYTICS_API_TOKEN: sim.token, ANALYTICS_BASE_URL: sim.url },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const served = await startHttpBinary(['--http', '--port', '0', '--cache-dir', 'none'], {
+    PATH: process.env.PATH ?? '',
+    ANALYTICS_API_TOKEN: sim.token,
+    ANALYTICS_BASE_URL: sim.url,
   });
-  exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
-  url = await new Promise<URL>((resolve, reject) => {
-    child.stderr!.on('data', (d: Buffer) => {
-      stderr += d.toString();
-      const m = /Streamable HTTP at (\S+)/.exec(stderr);
-      if (m) resolve(new URL(m[1]!));
-    });
-    void exited.then((code) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
+  ({ child, exited } = served);
+  url = new URL(served.url);
+  stderr = served.stderr;
 });
 afterAll(async () => {
   child.kill('SIGKILL');
@@ -58,7 +50,7 @@ describe('operating the HTTP server', () => {
     } finally {
       await client.close();
     }
-    const calls = stderr
+    const calls = stderr()
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, unknown>)
@@ -68,7 +60,7 @@ describe('operating the HTTP server', () => {
       ['get_active_user_counts', 'error'],
     ]);
     for (const c of calls) expect(typeof c.ms).toBe('number');
-    expect(stderr).not.toContain(sim.token);
+    expect(stderr()).not.toContain(sim.token);
   });
 
   it('on SIGTERM finishes the call in flight, refuses new ones, and exits 0', async () => {

@@ -1,23 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHttpBinary } from '../helpers/http-binary.js';
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 let child: ChildProcess;
 let url: string;
 
 beforeAll(async () => {
-  child = spawn(process.execPath, [CLI, '--demo', '--http', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  url = await new Promise<string>((resolve, reject) => {
-    let err = '';
-    child.stderr!.on('data', (d: Buffer) => {
-      err += d.toString();
-      const m = /Streamable HTTP at (\S+)/.exec(err);
-      if (m) resolve(m[1]!);
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${err}`)));
-  });
+  ({ child, url } = await startHttpBinary(['--demo', '--http', '--port', '0'], process.env));
 });
 afterAll(() => child.kill());
 
