@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair, type JWTPayload } from 'jose';
 import Provider from 'oidc-provider';
@@ -14,14 +14,43 @@ export interface Issuer {
 }
 
 const CLIENT = { id: 'team-client', secret: 'team-client-secret' };
+export const PUBLIC_CLIENT_ID = 'mcp-client';
+export const REDIRECT_URI = 'http://127.0.0.1:7777/callback';
+/** Who signs in when a test walks through the authorization page. */
+export const SIGNED_IN = 'alice@example.com';
+
+/**
+ * The sign-in and consent pages, approved at once for SIGNED_IN: the scopes and resource asked for are granted
+ * (a test that needs a person to refuse would answer the interaction differently).
+ */
+async function approve(provider: InstanceType<typeof Provider>, req: IncomingMessage, res: ServerResponse) {
+  const details = await provider.interactionDetails(req, res);
+  const params = details.params as { client_id: string };
+  const missing = details.prompt.details as {
+    missingOIDCScope?: string[];
+    missingResourceScopes?: Record<string, string[]>;
+  };
+  const grant = new provider.Grant({ accountId: SIGNED_IN, clientId: params.client_id });
+  if (missing.missingOIDCScope?.length) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+  for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {}))
+    grant.addResourceScope(resource, scopes.join(' '));
+  const grantId = await grant.save();
+  await provider.interactionFinished(
+    req,
+    res,
+    { login: { accountId: SIGNED_IN }, consent: { grantId } },
+    { mergeWithLastSubmission: false },
+  );
+}
 
 export async function startIssuer(): Promise<Issuer> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
   const http: Server = createServer();
+  let provider: InstanceType<typeof Provider>;
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  const provider = new Provider(url, {
+  provider = new Provider(url, {
     clients: [
       {
         client_id: CLIENT.id,
@@ -30,14 +59,26 @@ export async function startIssuer(): Promise<Issuer> {
         redirect_uris: [],
         response_types: [],
       },
+      // An MCP client (public, PKCE) that signs a person in with the authorization code flow.
+      {
+        client_id: PUBLIC_CLIENT_ID,
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        redirect_uris: [REDIRECT_URI],
+      },
     ],
+    interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
     jwks: { keys: [jwk] },
+    pkce: { required: () => true },
     scopes: ['analytics:read', 'analytics:write'],
     features: {
       devInteractions: { enabled: false },
       clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
+        defaultResource: () => undefined,
+        useGrantedResource: () => true,
         getResourceServerInfo: (_ctx: unknown, resource: string) => ({
           scope: 'analytics:read analytics:write',
           audience: resource,
@@ -47,7 +88,11 @@ export async function startIssuer(): Promise<Issuer> {
       },
     },
   });
-  http.on('request', provider.callback());
+  const callback = provider.callback();
+  http.on('request', (req, res) => {
+    if (req.url?.startsWith('/interaction/')) void approve(provider, req, res);
+    else void callback(req, res);
+  });
   return {
     url,
     async token(scope, resource) {
