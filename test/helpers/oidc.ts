@@ -47,10 +47,9 @@ export async function startIssuer(): Promise<Issuer> {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
   const http: Server = createServer();
-  let provider: InstanceType<typeof Provider>;
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  provider = new Provider(url, {
+  const provider = new Provider(url, {
     clients: [
       {
         client_id: CLIENT.id,
