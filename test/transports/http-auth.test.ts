@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -18,6 +18,8 @@ let runtime: Runtime;
 let server: { url: string; close: () => Promise<void> };
 let dir: string;
 let readKey: string;
+let writeKey: string;
+let writeKeyId: string;
 let publicUrl: string;
 
 beforeAll(async () => {
@@ -27,7 +29,10 @@ beforeAll(async () => {
   const keys = join(dir, 'keys.json');
   const read = newApiKey('read', null);
   readKey = read.key;
-  writeKeysFile(keys, [read.entry]);
+  const write = newApiKey('write', null);
+  writeKey = write.key;
+  writeKeyId = write.entry.id;
+  writeKeysFile(keys, [read.entry, write.entry]);
   // The public URL names the port the server is about to get: bind first on a fixed free port.
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   publicUrl = `http://127.0.0.1:${port}/mcp`;
@@ -38,6 +43,7 @@ beforeAll(async () => {
       ANALYTICS_BASE_URL: sim.url,
       ANALYTICS_CACHE_DIR: 'none',
       ANALYTICS_LOG_LEVEL: 'error',
+      ANALYTICS_AUDIT_LOG: join(dir, 'audit.jsonl'),
     },
   );
   runtime = await createRuntime(config);
@@ -60,7 +66,12 @@ const post = (body: unknown, headers: Record<string, string> = {}) =>
 const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
 
 async function connect(token: string): Promise<Client> {
-  const client = new Client({ name: 'team-test', version: '1.0.0' });
+  // 2026-07-28: a stateless HTTP server can ask for a confirmation only in that protocol.
+  const client = new Client(
+    { name: 'team-test', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } }, versionNegotiation: { mode: 'auto' } },
+  );
+  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } }));
   await client.connect(
     new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: { headers: { authorization: `Bearer ${token}` } },
@@ -70,6 +81,31 @@ async function connect(token: string): Promise<Client> {
 }
 
 describe('an authenticated HTTP server', () => {
+  it('names the caller in every audit line of a write it confirmed', async () => {
+    const client = await connect(writeKey);
+    try {
+      const member = sim.state.org.identities.find((i) => i.kind === 'user' && i.leaveDay === Infinity)!.id;
+      const r = await client.callTool({
+        name: 'set_budget_overrides',
+        arguments: { overrides: [{ user_email: member, limit: '2718' }] },
+      });
+      expect(r.isError, JSON.stringify(r.content)).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    const lines = readFileSync(join(dir, 'audit.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    for (const line of lines) expect(line.caller).toBe(writeKeyId);
+    expect(readFileSync(join(dir, 'audit.jsonl'), 'utf8')).not.toContain(writeKey);
+    // Upstream, every request carried the server's own token (the simulator knows no other), never the caller's.
+    const upstream = sim.requests().filter((q) => q.path.startsWith('/analytics/'));
+    expect(upstream.length).toBeGreaterThan(0);
+    expect(upstream.every((q) => q.auth === 'write')).toBe(true);
+  });
+
   it('publishes its Protected Resource Metadata at both well-known paths', async () => {
     for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
       const res = await fetch(new URL(path, server.url));
