@@ -1,5 +1,6 @@
 import type { Answer } from './client.js';
-import { abortError, withDeadline } from './deadline.js';
+import { abortError } from './deadline.js';
+import { TimeoutError } from './errors.js';
 import type { Progress } from './pagination.js';
 import type { WalkPlan } from './requests.js';
 
@@ -29,6 +30,9 @@ export interface WaitOptions {
 /** How long a walk may go on after its call answered: long enough for 2 years of a large organization's pages. */
 export const BACKGROUND_DEADLINE_MS = 10 * 60_000;
 
+/** The reason a finished walk's signal is aborted with: made once, since an abort without one builds a DOMException. */
+const SETTLED = new Error('the listing walk has ended');
+
 /** One walk of a listing, shared by every call that asks the same question while it runs. */
 export class Walk {
   readonly result: Promise<Answer<unknown>>;
@@ -43,19 +47,28 @@ export class Walk {
   /** A call answered "not complete yet": the walk goes on without callers, at background priority. */
   private detached = false;
   private settled = false;
+  private deadline: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly endpoint: string,
     private readonly intervalMs: number,
     run: (signal: AbortSignal, walk: Walk) => Promise<Answer<unknown>>,
     closing: AbortSignal,
-    deadlineMs: number,
+    private readonly deadlineMs: number,
   ) {
-    const signal = withDeadline(AbortSignal.any([this.controller.signal, closing]), deadlineMs);
+    // Linked by hand rather than with AbortSignal.any: a walk is made for every listing call, cached or not.
+    if (closing.aborted) this.controller.abort(closing.reason);
+    else
+      closing.addEventListener('abort', () => this.controller.abort(closing.reason), {
+        once: true,
+        signal: this.controller.signal,
+      });
+    const signal = this.controller.signal;
     this.result = run(signal, this).finally(() => {
       this.settled = true;
-      // Releases the deadline's timer; nothing listens to the signal any more.
-      this.controller.abort();
+      clearTimeout(this.deadline);
+      // Releases the deadline's timer and the link to `closing`; nothing listens to the signal any more.
+      this.controller.abort(SETTLED);
     });
     this.result.catch(() => {});
   }
@@ -119,6 +132,18 @@ export class Walk {
         if (again !== 'moving') return again;
       }
       this.detached = true;
+      // Only a walk that goes on without its caller needs a deadline of its own: most answer within the budget.
+      this.deadline ??= setTimeout(
+        () =>
+          this.controller.abort(
+            new TimeoutError(
+              `The background fetch did not finish within ${Math.round(this.deadlineMs / 60_000)} min.`,
+              undefined,
+              'call',
+            ),
+          ),
+        this.deadlineMs,
+      ).unref();
       return { complete: false, status: this.status() };
     } finally {
       clearTimeout(timer);
