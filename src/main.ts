@@ -169,16 +169,21 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
 export async function startHttp(runtime: Runtime, tenants?: Map<string, Runtime>): Promise<HttpServing> {
   const { serveHttp } = await import('./transports/http.js');
   const runtimeOf = (caller: Caller | undefined) => (tenants && caller ? tenants.get(caller.tenant ?? '') : runtime);
-  return serveHttp((caller) => createServer(serverDepsFor(runtimeOf(caller)!, caller)), runtime.config, runtime.log, {
-    writeTools: WRITE_TOOLS,
-    readiness: () => ({ baseUrl: runtime.client.baseUrl, redis: runtime.client.redis }),
-    admit: (caller) => {
-      if (!tenants || runtimeOf(caller)) return undefined;
-      return caller.tenant === null
-        ? `${caller.id} belongs to no tenant: give its token a ${runtime.config.tenantClaim} claim, or its API key a --tenant.`
-        : `tenant '${caller.tenant}' is not served here (the tenants file names ${[...tenants.keys()].join(', ')}).`;
+  return serveHttp(
+    (caller, onlyTool) => createServer(serverDepsFor(runtimeOf(caller)!, caller), onlyTool),
+    runtime.config,
+    runtime.log,
+    {
+      writeTools: WRITE_TOOLS,
+      readiness: () => ({ baseUrl: runtime.client.baseUrl, redis: runtime.client.redis }),
+      admit: (caller) => {
+        if (!tenants || runtimeOf(caller)) return undefined;
+        return caller.tenant === null
+          ? `${caller.id} belongs to no tenant: give its token a ${runtime.config.tenantClaim} claim, or its API key a --tenant.`
+          : `tenant '${caller.tenant}' is not served here (the tenants file names ${[...tenants.keys()].join(', ')}).`;
+      },
     },
-  });
+  );
 }
 
 /** What one caller's server is built from: a read-only caller gets the read-only server, and audit lines name the caller. */

@@ -39,16 +39,21 @@ const INSTRUCTIONS =
   "Usage analytics, costs and budgets of one organization's AI coding product. Dates are UTC; metrics data for a day arrives ~02:00 UTC the next day, so the latest day is yesterday (credit usage also has today, partially). " +
   'Prefer `range` (last_30_days, previous_month…) over computing dates. Totals in answers cover all rows, not only those shown.';
 
-/** Builds the MCP server: every tool, the changelog resource and the prompts, with one error boundary. */
-export function createServer(deps: ServerDeps): McpServer {
+/**
+ * Builds the MCP server: every tool, the changelog resource and the prompts, with one error boundary.
+ * `onlyTool`: the server answers one tools/call of this tool and nothing else (an HTTP request that is
+ * exactly that), so only that tool is registered; when it names no tool this server has, everything is.
+ */
+export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
   const server = new McpServer(
     { name: 'org-analytics-mcp', title: 'Org Analytics', version: VERSION },
     { instructions: INSTRUCTIONS },
   );
   const directory = identityDirectory(deps.client, deps.pii);
   const redact = redactorOf(deps);
-  for (const def of deps.tools ?? TOOLS) {
-    if (def.writes && deps.config.readOnly) continue;
+  const tools = (deps.tools ?? TOOLS).filter((def) => !(def.writes && deps.config.readOnly));
+  const only = tools.filter((def) => def.name === onlyTool);
+  for (const def of only.length ? only : tools) {
     server.registerTool(
       def.name,
       {
@@ -61,6 +66,7 @@ export function createServer(deps: ServerDeps): McpServer {
       (args: unknown, ctx: ServerContext) => runTool(server, withCheckedArgs(def), args, ctx, deps, directory, redact),
     );
   }
+  if (only.length) return server;
   registerChangelogResource(server, {
     client: deps.client,
     redact,

@@ -31,7 +31,8 @@ export interface HttpServing {
 }
 
 /** Builds the MCP server for one request: for an authenticated caller, the one that caller may see. */
-export type ServerFactory = (caller: Caller | undefined) => McpServer;
+/** `onlyTool`: the request is exactly one call of this tool (see createServer). */
+export type ServerFactory = (caller: Caller | undefined, onlyTool?: string) => McpServer;
 
 /**
  * Streamable HTTP at exactly /mcp, for both protocol eras (2025 clients are served statelessly). A fresh
@@ -48,9 +49,12 @@ export async function serveHttp(
   const names = allowedNames(config);
   const auth = authenticates(config) ? new HttpAuth(config, options.writeTools ?? [], options.admit) : undefined;
   const readiness = options.readiness ?? (() => ({ baseUrl: config.baseUrl, redis: undefined }));
-  const handler = createMcpHandler((ctx) => factory(callerOf(ctx.authInfo)), {
-    onerror: (error) => log.warn('http handler error', { error: error.message }),
-  });
+  const handler = createMcpHandler(
+    (ctx) => factory(callerOf(ctx.authInfo), ctx.authInfo?.extra?.onlyTool as string | undefined),
+    {
+      onerror: (error) => log.warn('http handler error', { error: error.message }),
+    },
+  );
   const node = toNodeHandler(handler);
   const validHost = hostHeaderValidation(names.hosts);
   const validOrigin = names.origins ? exactOrigin(names.origins) : originValidation(names.hosts);
@@ -141,7 +145,15 @@ async function serveAuthenticated(
     );
     return;
   }
-  if (await auth.allows(info, json, res)) await node(req, res, json);
+  if (!(await auth.allows(info, json, res))) return;
+  // A request that is one tool call needs a server with that one tool: building all of them is most of its cost.
+  const call = json as { method?: unknown; params?: { name?: unknown } } | null;
+  if (call?.method === 'tools/call' && typeof call.params?.name === 'string')
+    (req as IncomingMessage & { auth?: AuthInfo }).auth = {
+      ...info,
+      extra: { ...info.extra, onlyTool: call.params.name },
+    };
+  await node(req, res, json);
 }
 
 /** Host names (without ports) and, when configured, exact origins that requests may carry. */

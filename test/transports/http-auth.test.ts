@@ -191,6 +191,21 @@ describe('an authenticated HTTP server', () => {
     expect(sim.requests().length).toBe(before);
   });
 
+  it('answers a call of an unknown tool as the SDK does, though a one-call request builds a one-tool server', async () => {
+    const token = await issuer.token(READ, publicUrl);
+    const client = await connect(token);
+    try {
+      const known = await client.callTool({ name: 'get_budget_overrides', arguments: {} });
+      expect(known.isError).toBeFalsy();
+      await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/no_such_tool/);
+      // The resources and prompts are still there for the requests that ask for them.
+      expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('usage_report');
+      expect((await client.listResources()).resources.map((r) => r.uri)).toContain('changelog://all/0');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('shows the write tool to a token with analytics:write', async () => {
     const client = await connect(await issuer.token(`${READ} ${WRITE}`, publicUrl));
     try {
