@@ -1,9 +1,10 @@
+import { join } from 'node:path';
 import type { z } from 'zod';
 import type { AnalyticsClient } from './client.js';
 import type { ListArgs, Listing } from './endpoint.js';
 import { CancelledError } from './errors.js';
 import { canonicalKey } from './canonical-key.js';
-import { MemoryPageEstimates, type PageEstimates } from './page-estimates.js';
+import { FilePageEstimates, MemoryPageEstimates, type PageEstimates } from './page-estimates.js';
 import { BACKGROUND_DEADLINE_MS, Walk, type WaitOptions, type Waited } from './listing-walk.js';
 import type { PageShape } from './pagination.js';
 
@@ -76,7 +77,12 @@ const registries = new WeakMap<AnalyticsClient, BackgroundListings>();
 /** One registry per upstream client: every server instance built on it (one per connection) shares its walks. */
 export function backgroundListings(client: AnalyticsClient): BackgroundListings {
   let r = registries.get(client);
-  if (!r) registries.set(client, (r = new BackgroundListings(client)));
+  if (!r) {
+    registries.set(client, (r = new BackgroundListings(client)));
+    // With a disk cache, page counts outlive the process: tomorrow's first walk already knows its length.
+    if (client.cacheDir)
+      r.estimates = new FilePageEstimates(join(client.cacheDir, `page-estimates-${client.caller.credential}.json`));
+  }
   return r;
 }
 

@@ -53,7 +53,8 @@ export interface CallOptions {
 
 /** Sends requests: rate limited, retried, validated, cached. Knows nothing of MCP. */
 export class Caller {
-  private readonly credential: string;
+  /** A fingerprint of the token (never the token): cache keys, Redis buckets and file names carry it. */
+  readonly credential: string;
 
   constructor(
     private readonly config: CallerConfig,

@@ -58,6 +58,8 @@ export class AnalyticsClient {
   /** The shared Redis, when configured: the rate limits and the cache both use it. */
   readonly redis: SharedRedis | undefined;
   readonly baseUrl: string;
+  /** The persistent cache's directory, when there is one. */
+  readonly cacheDir: string | undefined;
   private readonly http: HttpTransport;
   private readonly upstream: Upstream;
 
@@ -73,6 +75,7 @@ export class AnalyticsClient {
     });
     this.redis = options.redis;
     this.baseUrl = options.baseUrl;
+    this.cacheDir = options.cacheDir;
     this.limiters = new RateLimiters({ ...DEFAULT_LIMITS, ...options.limits }, now, options.redis);
     // Memory first, then Redis (shared by every process), then the disk (this user's, across restarts).
     const stores: AnswerStore[] = [];
