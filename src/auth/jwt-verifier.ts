@@ -7,6 +7,20 @@ export const CLOCK_TOLERANCE_S = 60;
 
 type KeySet = ReturnType<typeof createRemoteJWKSet>;
 
+const ASYMMETRIC = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+];
+
 /**
  * Checks bearer JWTs from one authorization server: signature against its published keys (found from its
  * metadata, fetched once), issuer, audience (this server's public URL, RFC 8707) and expiry.
@@ -28,6 +42,8 @@ export class JwtVerifier {
         issuer: this.issuer,
         audience: this.audience,
         clockTolerance: CLOCK_TOLERANCE_S,
+        // Signatures with the issuer's published (asymmetric) keys only: never an HMAC keyed by something public.
+        algorithms: ASYMMETRIC,
         requiredClaims: ['exp'],
       }));
     } catch (error) {

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newApiKey, writeKeysFile } from '../../src/auth/api-keys.js';
 import { loadConfig } from '../../src/config.js';
@@ -151,6 +152,13 @@ describe('an authenticated HTTP server', () => {
         }),
     ],
     ['not a JWT', async () => 'not-a-token'],
+    [
+      'signed with a shared secret (HS256)',
+      async () =>
+        new SignJWT({ iss: issuer.url, aud: publicUrl, sub: 'a', scope: READ, exp: now() + 300 })
+          .setProtectedHeader({ alg: 'HS256', kid: 'test-key' })
+          .sign(new TextEncoder().encode('a-secret-anyone-could-guess-0123456789')),
+    ],
   ])('refuses a token %s with 401 invalid_token', async (_what, make) => {
     const res = await post(list, { authorization: `Bearer ${await make()}` });
     expect(res.status).toBe(401);
