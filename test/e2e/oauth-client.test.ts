@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
   Client,
   StreamableHTTPClientTransport,
@@ -9,42 +6,18 @@ import {
 } from '@modelcontextprotocol/client';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
-import { createRuntime, startHttp, type Runtime } from '../../src/main.js';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { PUBLIC_CLIENT_ID, REDIRECT_URI, SIGNED_IN, startIssuer, type Issuer } from '../helpers/oidc.js';
+import { PUBLIC_CLIENT_ID, REDIRECT_URI, SIGNED_IN, type Issuer } from '../helpers/oidc.js';
+import { startTeamServer, type TeamServer } from '../helpers/team-server.js';
 
-let sim: Simulator;
+let team: TeamServer;
 let issuer: Issuer;
-let runtime: Runtime;
-let server: { url: string; close: () => Promise<void> };
-let dir: string;
+let server: { url: string };
 
 beforeAll(async () => {
-  sim = await startSimulator({ users: 40, rateLimit: false, token: 'oauth-upstream' });
-  issuer = await startIssuer();
-  dir = mkdtempSync(join(tmpdir(), 'oauth-client-'));
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const config = loadConfig(
-    ['--http', '--port', String(port), '--public-url', `http://127.0.0.1:${port}/mcp`, '--auth-issuer', issuer.url],
-    {
-      ANALYTICS_API_TOKEN: sim.token,
-      ANALYTICS_BASE_URL: sim.url,
-      ANALYTICS_CACHE_DIR: 'none',
-      ANALYTICS_LOG_LEVEL: 'error',
-      ANALYTICS_AUDIT_LOG: join(dir, 'audit.jsonl'),
-    },
-  );
-  runtime = await createRuntime(config);
-  server = await startHttp(runtime);
+  team = await startTeamServer({ users: 40, rateLimit: false, token: 'oauth-upstream' });
+  ({ issuer, server } = team);
 });
-afterAll(async () => {
-  await server?.close();
-  await runtime?.close();
-  await issuer?.close();
-  await sim?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => team?.close());
 
 /** What an MCP client app keeps: its registration, the PKCE verifier and the tokens; the "browser" follows the link. */
 class AppProvider implements OAuthClientProvider {

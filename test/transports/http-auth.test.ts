@@ -1,22 +1,20 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newApiKey, writeKeysFile } from '../../src/auth/api-keys.js';
-import { loadConfig } from '../../src/config.js';
-import { createRuntime, startHttp, type Runtime } from '../../src/main.js';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import type { Simulator } from '../../src/simulator/index.js';
 import { startIssuer, type Issuer } from '../helpers/oidc.js';
+import { startTeamServer, type TeamServer } from '../helpers/team-server.js';
 
 const READ = 'analytics:read';
 const WRITE = 'analytics:write';
 
+let team: TeamServer;
 let sim: Simulator;
 let issuer: Issuer;
-let runtime: Runtime;
-let server: { url: string; close: () => Promise<void> };
+let server: { url: string };
 let dir: string;
 let readKey: string;
 let writeKey: string;
@@ -24,39 +22,19 @@ let writeKeyId: string;
 let publicUrl: string;
 
 beforeAll(async () => {
-  sim = await startSimulator({ users: 60, token: 'team-upstream', rateLimit: false });
-  issuer = await startIssuer();
-  dir = mkdtempSync(join(tmpdir(), 'http-auth-'));
-  const keys = join(dir, 'keys.json');
   const read = newApiKey('read', null);
-  readKey = read.key;
   const write = newApiKey('write', null);
+  readKey = read.key;
   writeKey = write.key;
   writeKeyId = write.entry.id;
-  writeKeysFile(keys, [read.entry, write.entry]);
-  // The public URL names the port the server is about to get: bind first on a fixed free port.
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  publicUrl = `http://127.0.0.1:${port}/mcp`;
-  const config = loadConfig(
-    ['--http', '--port', String(port), '--public-url', publicUrl, '--auth-issuer', issuer.url, '--api-keys-file', keys],
-    {
-      ANALYTICS_API_TOKEN: sim.token,
-      ANALYTICS_BASE_URL: sim.url,
-      ANALYTICS_CACHE_DIR: 'none',
-      ANALYTICS_LOG_LEVEL: 'error',
-      ANALYTICS_AUDIT_LOG: join(dir, 'audit.jsonl'),
-    },
-  );
-  runtime = await createRuntime(config);
-  server = await startHttp(runtime);
+  team = await startTeamServer({ users: 60, token: 'team-upstream', rateLimit: false }, (scratch) => {
+    const keys = join(scratch, 'keys.json');
+    writeKeysFile(keys, [read.entry, write.entry]);
+    return ['--api-keys-file', keys];
+  });
+  ({ sim, issuer, server, dir, publicUrl } = team);
 });
-afterAll(async () => {
-  await server?.close();
-  await runtime?.close();
-  await issuer?.close();
-  await sim?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => team?.close());
 
 const post = (body: unknown, headers: Record<string, string> = {}) =>
   fetch(server.url, {

@@ -1,0 +1,72 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../../src/config.js';
+import { createRuntime, startHttp, type Runtime } from '../../src/main.js';
+import type { HttpServing } from '../../src/transports/http.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
+import { startIssuer, type Issuer } from './oidc.js';
+
+/** A server whose callers authenticate against a real OpenID provider, in process, with the simulator behind it. */
+export interface TeamServer {
+  sim: Simulator;
+  issuer: Issuer;
+  runtime: Runtime;
+  server: HttpServing;
+  /** The URL clients use for /mcp: the audience of their tokens. */
+  publicUrl: string;
+  /** A scratch directory; its audit.jsonl is the server's audit log. */
+  dir: string;
+  close(): Promise<void>;
+}
+
+/** A port free a moment ago: the public URL must name the port before the server binds it. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** `args(dir)`: more flags, given the scratch directory (for a keys file, say). */
+export async function startTeamServer(
+  sim: SimulatorOptions,
+  args: (dir: string) => string[] = () => [],
+): Promise<TeamServer> {
+  const simulator = await startSimulator(sim);
+  const issuer = await startIssuer();
+  const dir = mkdtempSync(join(tmpdir(), 'team-server-'));
+  const port = await freePort();
+  const publicUrl = `http://127.0.0.1:${port}/mcp`;
+  const config = loadConfig(
+    ['--http', '--port', String(port), '--public-url', publicUrl, '--auth-issuer', issuer.url, ...args(dir)],
+    {
+      ANALYTICS_API_TOKEN: simulator.token,
+      ANALYTICS_BASE_URL: simulator.url,
+      ANALYTICS_CACHE_DIR: 'none',
+      ANALYTICS_LOG_LEVEL: 'error',
+      ANALYTICS_AUDIT_LOG: join(dir, 'audit.jsonl'),
+    },
+  );
+  const runtime = await createRuntime(config);
+  const server = await startHttp(runtime);
+  return {
+    sim: simulator,
+    issuer,
+    runtime,
+    server,
+    publicUrl,
+    dir,
+    async close() {
+      await server.close();
+      await runtime.close();
+      await issuer.close();
+      await simulator.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
