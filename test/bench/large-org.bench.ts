@@ -1,6 +1,5 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -8,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { freePort, startRedisServer } from '../helpers/redis-server.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 const TOP5 = { range: 'last_30_days', sort_by: 'total_messages', limit: 5 };
@@ -71,23 +71,6 @@ async function untilComplete(client: Client, name: string, args: Record<string, 
 
 const upstream = (sim: Simulator) => sim.requests().filter((r) => r.path.startsWith('/analytics/'));
 const tooMany = (sim: Simulator) => upstream(sim).filter((r) => r.status === 429).length;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  await sleep(300);
-  return child;
-}
 
 /**
  * Issue 10's figures against the simulator with its real-time limits: a cold per-user question over
@@ -162,7 +145,7 @@ export async function benchLargeOrg(print: (line: string) => void): Promise<void
 
   const shared = await startSimulator({ users: 3_000, token: 'bench-shared', rateLimit: true });
   const port = await freePort();
-  let redis = await startRedis(port);
+  let redis = await startRedisServer(port);
   const env = (): Env => ({
     PATH: process.env.PATH ?? '',
     ANALYTICS_API_TOKEN: shared.token,
@@ -212,7 +195,7 @@ export async function benchLargeOrg(print: (line: string) => void): Promise<void
     await sleep(5_000);
     redis.kill('SIGKILL');
     await sleep(8_000);
-    redis = await startRedis(port);
+    redis = await startRedisServer(port);
     await during;
     print(
       `  ${upstream(shared).length} requests; 429s: ${tooMany(shared)}; failed calls: ${failed.reduce((n, f) => n + f, 0)} of ${failed.length}`,

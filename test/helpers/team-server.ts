@@ -1,5 +1,4 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
@@ -7,6 +6,7 @@ import { createRuntime, startHttp, type Runtime } from '../../src/main.js';
 import type { HttpServing } from '../../src/transports/http.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
 import { startIssuer, type Issuer } from './oidc.js';
+import { freePort } from './redis-server.js';
 
 /** A server whose callers authenticate against a real OpenID provider, in process, with the simulator behind it. */
 export interface TeamServer {
@@ -19,17 +19,6 @@ export interface TeamServer {
   /** A scratch directory; its audit.jsonl is the server's audit log. */
   dir: string;
   close(): Promise<void>;
-}
-
-/** A port free a moment ago: the public URL must name the port before the server binds it. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** `args(dir)`: more flags, given the scratch directory (for a keys file, say). */

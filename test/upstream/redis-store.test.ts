@@ -1,7 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -14,6 +12,7 @@ import { dauCount } from '../../src/upstream/endpoints/dau-count.js';
 import { userActivity } from '../../src/upstream/endpoints/user-activity.js';
 import { connectRedis, type SharedRedis } from '../../src/upstream/redis-connection.js';
 import { clientFor, requestsTo } from '../helpers/client.js';
+import { freePort, startRedisServer, stopRedisServer } from '../helpers/redis-server.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const WEEK = { start_date: '2026-11-01', end_date: '2026-11-07' };
@@ -112,7 +111,7 @@ describe('the Redis-shared cache', () => {
     const port = await freePort();
     const url = `redis://127.0.0.1:${port}`;
     const prefix = newPrefix();
-    let redisServer = await startRedis(port);
+    let redisServer = await startRedisServer(port);
     try {
       const a = await server(url, prefix);
       const b = await server(url, prefix);
@@ -121,7 +120,7 @@ describe('the Redis-shared cache', () => {
       await b.list(dauCount, WEEK);
       expect(requestsTo(sim, 'dau-count')).toHaveLength(1);
 
-      await stopRedis(redisServer);
+      await stopRedisServer(redisServer);
       await until(() => !a.redis!.ready() && !b.redis!.ready(), 'the clients to see Redis gone');
       const q = { start_date: '2026-11-10', end_date: '2026-11-12' };
       expect((await a.list(dailyUsage, q)).freshness.from_cache).toBe(false);
@@ -129,7 +128,7 @@ describe('the Redis-shared cache', () => {
       expect((await a.list(dauCount, WEEK)).freshness.from_cache).toBe(true);
       expect(requestsTo(sim, 'daily-usage')).toHaveLength(2);
 
-      redisServer = await startRedis(port);
+      redisServer = await startRedisServer(port);
       await until(() => a.redis!.ready() && b.redis!.ready(), 'the clients to reconnect');
       const later = { start_date: '2026-11-13', end_date: '2026-11-14' };
       await a.list(dailyUsage, later);
@@ -137,13 +136,13 @@ describe('the Redis-shared cache', () => {
       expect((await b.list(dailyUsage, later)).freshness.from_cache).toBe(true);
       expect(requestsTo(sim, 'daily-usage')).toHaveLength(3);
     } finally {
-      await stopRedis(redisServer);
+      await stopRedisServer(redisServer);
     }
   }, 30_000);
 
   it('answers when Redis hangs: a command that does not answer in time is a miss', async () => {
     const port = await freePort();
-    const redisServer = await startRedis(port);
+    const redisServer = await startRedisServer(port);
     try {
       const client = await server(`redis://127.0.0.1:${port}`, newPrefix());
       redisServer.kill('SIGSTOP');
@@ -152,7 +151,7 @@ describe('the Redis-shared cache', () => {
       await client.cache.flush();
     } finally {
       redisServer.kill('SIGCONT');
-      await stopRedis(redisServer);
+      await stopRedisServer(redisServer);
     }
   }, 30_000);
 
@@ -182,34 +181,3 @@ describe('the Redis-shared cache', () => {
     }
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  const probe = connectRedis(`redis://127.0.0.1:${port}`, { onError: () => {} });
-  try {
-    await until(() => probe.ready(), 'the throwaway redis-server');
-  } finally {
-    await probe.close();
-  }
-  return child;
-}
-
-async function stopRedis(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGKILL');
-  await exited;
-}

@@ -1,6 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RATE_LIMITS } from '../../src/contract/limits.js';
 import { startSimulator, type RequestLogEntry, type Simulator } from '../../src/simulator/index.js';
@@ -9,6 +8,7 @@ import { userActivity } from '../../src/upstream/endpoints/user-activity.js';
 import { connectRedis, type SharedRedis } from '../../src/upstream/redis-connection.js';
 import { NOW } from '../helpers/sim.js';
 import { clientFor } from '../helpers/client.js';
+import { freePort, startRedisServer, stopRedisServer } from '../helpers/redis-server.js';
 import type { AnalyticsClient } from '../../src/upstream/client.js';
 import { DEFAULT_LIMITS } from '../../src/upstream/limiter.js';
 
@@ -155,29 +155,9 @@ async function until(condition: () => boolean): Promise<void> {
   while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** A throwaway Redis without persistence, killed by the test itself. */
+/** A throwaway Redis, killed by the test itself or at cleanup. */
 async function redisServer(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--save', '', '--appendonly', 'no'], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  cleanup.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  await new Promise<void>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('Ready to accept connections')) resolve();
-    });
-    child.once('exit', () => reject(new Error(`redis-server on ${port} exited: ${out}`)));
-  });
+  const child = await startRedisServer(port);
+  cleanup.push(() => stopRedisServer(child));
   return child;
 }
