@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { SharedRedis } from './upstream/redis-connection.js';
 
 /** Long enough to ride out a slow Redis round trip between renewals, short enough that a crashed warmer frees it soon. */
@@ -9,10 +9,7 @@ const ANSWER_WITHIN_MS = 2_000;
 const RENEW_LUA = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 const RELEASE_LUA = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
-/** The same fingerprint the client keys its cache and shared buckets with (see Caller): never the token itself. */
-export function credentialFingerprint(token: string): string {
-  return createHash('sha256').update(token).digest('hex').slice(0, 16);
-}
+export { credentialFingerprint } from './upstream/caller.js';
 
 export const warmLockKey = (redis: SharedRedis, credential: string) => `${redis.prefix}warm-lock:${credential}`;
 

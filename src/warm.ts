@@ -1,7 +1,7 @@
 import type { Runtime } from './main.js';
 import { backgroundListings } from './upstream/background-listings.js';
 import { connectRedis, type SharedRedis } from './upstream/redis-connection.js';
-import { WarmLock, credentialFingerprint } from './warm-lock.js';
+import { WarmLock } from './warm-lock.js';
 import type { WarmItem } from './warm-list.js';
 
 /** What a warm-up needs of the runtime: its client (and so its caches and limiters), config and log. */
@@ -61,7 +61,7 @@ export async function warmUp(target: WarmTarget, items: WarmItem[], options: War
     if (redis) {
       try {
         if (!(await readyWithin(redis, REDIS_READY_MS))) throw new Error('not connected');
-        lock = await WarmLock.acquire(redis, credentialFingerprint(config.token ?? target.secrets[0] ?? 'demo'));
+        lock = await WarmLock.acquire(redis, target.client.caller.credential);
       } catch (error) {
         // The limiters fall back to a conservative share of the rate without Redis, so warming stays safe.
         log.warn('Redis is not reachable: warming without the lock', {

@@ -100,8 +100,10 @@ export class ApiKeyStore {
 
   private reload(strict = true): void {
     try {
-      this.stamp = stampOf(this.path);
+      // The stamp is taken first but kept only once the file was read: a failed read is tried again.
+      const stamp = stampOf(this.path);
       this.entries = readKeysFile(this.path).map((entry) => ({ entry, hash: Buffer.from(entry.sha256, 'hex') }));
+      this.stamp = stamp;
     } catch (error) {
       if (strict) throw error;
     }

@@ -52,7 +52,8 @@ export class JwtVerifier {
     const scopes = scopesOf(payload);
     if (!scopes.includes(READ_SCOPE))
       throw new OAuthError(OAuthErrorCode.InsufficientScope, `the token does not grant ${READ_SCOPE}`);
-    const email = typeof payload.email === 'string' ? payload.email : undefined;
+    // Audit lines name the caller: an email only when the issuer vouches for it, else the subject.
+    const email = typeof payload.email === 'string' && payload.email_verified === true ? payload.email : undefined;
     const tenant = payload[this.tenantClaim];
     const caller: Caller = {
       id: email ?? payload.sub ?? 'unknown subject',

@@ -1,7 +1,7 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import type { Config } from '../config.js';
-import { pendingText } from '../format/progress.js';
+import { pendingText, statusAt } from '../format/progress.js';
 import type { ListingStatus } from '../upstream/background-listings.js';
 import { compactSchema } from './compact-schema.js';
 
@@ -71,7 +71,7 @@ export function answerWithinMs(config: Pick<Config, 'answerWithinS' | 'callTimeo
  * costs no extra turn.
  */
 export function pendingAnswer(tool: string, status: ListingStatus, waitMs: number, now = Date.now()) {
-  const eta = Math.max(0, status.etaMs - (now - status.at));
+  const eta = statusAt(status, now).etaMs;
   const left = status.expected === null ? Math.min(eta, waitMs) : eta;
   // A little late rather than early when the total is known: an early call would only wait for the rest.
   const retryAfterS = Math.max(1, Math.ceil((left * 1.1 + 1000) / 1000));

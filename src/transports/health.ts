@@ -12,6 +12,7 @@ const REUSE_MS = 5_000;
 
 export class Health {
   private last: { at: number; ok: boolean; body: Record<string, string> } | undefined;
+  private checking: Promise<void> | undefined;
 
   constructor(private readonly target: () => ReadinessTarget) {}
 
@@ -23,8 +24,14 @@ export class Health {
   /** /readyz: 200 when the upstream and (if configured) Redis can be reached; 503 with which cannot. */
   async ready(res: ServerResponse, draining: boolean): Promise<void> {
     if (draining) return json(res, 503, { status: 'draining' });
-    if (!this.last || Date.now() - this.last.at > REUSE_MS) this.last = { at: Date.now(), ...(await this.check()) };
-    json(res, this.last.ok ? 200 : 503, this.last.body);
+    if (!this.last || Date.now() - this.last.at > REUSE_MS)
+      // Probes that arrive while a check is under way share it: a flood of them sends one request upstream.
+      this.checking ??= this.check().then((result) => {
+        this.last = { at: Date.now(), ...result };
+        this.checking = undefined;
+      });
+    if (this.checking) await this.checking;
+    json(res, this.last!.ok ? 200 : 503, this.last!.body);
   }
 
   private async check(): Promise<{ ok: boolean; body: Record<string, string> }> {

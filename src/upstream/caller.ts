@@ -51,6 +51,11 @@ export interface CallOptions {
   priority?: Priority;
 }
 
+/** What cache keys, Redis buckets, locks and file names carry instead of the token: never the token itself. */
+export function credentialFingerprint(token: string): string {
+  return createHash('sha256').update(token).digest('hex').slice(0, 16);
+}
+
 /** Sends requests: rate limited, retried, validated, cached. Knows nothing of MCP. */
 export class Caller {
   /** A fingerprint of the token (never the token): cache keys, Redis buckets and file names carry it. */
@@ -62,8 +67,7 @@ export class Caller {
     private readonly limiters: RateLimiters,
     private readonly cache: ResponseCache,
   ) {
-    // Cache keys and Redis rate buckets carry a fingerprint of the token, never the token itself.
-    this.credential = createHash('sha256').update(config.token).digest('hex').slice(0, 16);
+    this.credential = credentialFingerprint(config.token);
   }
 
   async call<S extends z.ZodType>(op: Operation<S>, options: CallOptions = {}): Promise<CachedAnswer<z.output<S>>> {

@@ -53,6 +53,8 @@ export class FilePageEstimates extends MemoryPageEstimates {
   }
 
   override set(key: string, pages: number): void {
+    // Every walk ends here, a cached one too: the file is written only when an estimate changes.
+    if (this.get(key) === pages) return;
     super.set(key, pages);
     try {
       const temp = `${this.path}.${process.pid}.tmp`;
