@@ -25,6 +25,11 @@ async function main(argv: string[]): Promise<number> {
     const { runApiKeyCommand } = await import('./auth/api-key-command.js');
     return runApiKeyCommand(rest, print, (line) => process.stderr.write(`${line}\n`));
   }
+  if (command === 'login' || command === 'logout' || (command === 'auth' && rest[0] === 'status')) {
+    const { runLoginCommand } = await import('./login/login-command.js');
+    const out = { print, warn: (line: string) => process.stderr.write(`${line}\n`), env: process.env };
+    return runLoginCommand(command === 'auth' ? 'status' : command, command === 'auth' ? rest.slice(1) : rest, out);
+  }
   if (command === 'warm') {
     // Before the server's --help: `warm --help` describes the warm-up.
     const { runWarmCommand } = await import('./warm-command.js');

@@ -35,10 +35,16 @@ export function createLogger(
  * Replaces each secret, wherever it appears, with a fixed marker; so is any bearer credential, whoever's it
  * is (an upstream that echoes the Authorization header, a proxy URL with a password).
  */
-export function secretScrubber(secrets: Array<string | undefined>): (text: string) => string {
-  const present = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4);
+export function secretScrubber(
+  secrets: Array<string | undefined> | (() => Array<string | undefined>),
+): (text: string) => string {
+  // Read on every call: a login adds its refreshed tokens to the list as they arrive.
+  const present = () =>
+    (typeof secrets === 'function' ? secrets() : secrets).filter(
+      (s): s is string => typeof s === 'string' && s.length >= 4,
+    );
   return (text) =>
-    present
+    present()
       .reduce((t, s) => t.split(s).join('[redacted]'), text)
       .replace(BEARER, '$1[redacted]')
       .replace(URL_USERINFO, '$1[redacted]@');

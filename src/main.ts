@@ -8,6 +8,8 @@ import type { HttpServing } from './transports/http.js';
 import { createServer, type ServerDeps } from './server.js';
 import { WRITE_TOOLS } from './tools/index.js';
 import type { Simulator } from './simulator/index.js';
+import type { LoginCredential } from './login/login-credential.js';
+import type { ConversationSignIn } from './login/sign-in.js';
 import { isLoopbackHost, nonLoopbackRefusal } from './transports/loopback.js';
 import { serveStdio } from './transports/stdio.js';
 import { resolveCacheDir } from './upstream/cache-dir.js';
@@ -28,6 +30,9 @@ export interface Runtime {
   /** Derived from the upstream token: replicas of one organization accept each other's confirmations. */
   confirmKey: Uint8Array;
   simulator?: Simulator;
+  /** The login the upstream requests use, when the server runs on one rather than a token. */
+  login?: LoginCredential;
+  signIn?: ConversationSignIn;
   close(): Promise<void>;
 }
 
@@ -41,25 +46,38 @@ async function demoUpstream(users: number): Promise<{ token: string; baseUrl: st
 }
 
 /** Builds everything the server needs from config; in demo mode, starts the embedded simulator first. */
-export async function createRuntime(config: Config, options: { simulatorUsers?: number } = {}): Promise<Runtime> {
-  if (!config.demo && !config.token)
+export async function createRuntime(
+  config: Config,
+  options: { simulatorUsers?: number; env?: NodeJS.ProcessEnv } = {},
+): Promise<Runtime> {
+  if (!config.demo && !config.token && !config.login)
     throw new ConfigError('with --tenants-file, give this command one tenant: its --api-token and --base-url.');
   const { token, baseUrl, simulator } = config.demo
     ? await demoUpstream(options.simulatorUsers ?? 800)
     : { token: config.token, baseUrl: config.baseUrl, simulator: undefined };
+  const secrets: Array<string | undefined> = [token, config.piiKey];
+  // Loaded only here: a server on a token never needs the login code.
+  const login =
+    token === undefined && config.login
+      ? await (
+          await import('./login/login-runtime.js')
+        ).loginRuntime(config.login, config.credentialStore, secrets, options.env ?? process.env)
+      : undefined;
+  // A login's tokens change; the pseudonyms and confirmations must not, so they key on the user's local key.
+  const secret = token ?? login!.key;
   // With tenants, one --pii-key must still give each organization its own pseudonyms.
   const piiKey =
     config.piiKey && config.tenantsFile
-      ? createHmac('sha256', config.piiKey).update(token).digest('hex')
+      ? createHmac('sha256', config.piiKey).update(secret).digest('hex')
       : config.piiKey;
-  const pii = new Pseudonymizer(config.pii, piiKey ?? token);
-  const scrub = secretScrubber([token, config.piiKey]);
+  const pii = new Pseudonymizer(config.pii, piiKey ?? secret);
+  const scrub = secretScrubber(secrets);
   const log = createLogger(config.logLevel, (text) => pii.text(scrub(text)));
   const redis = config.redisUrl ? await sharedRedis(config.redisUrl, log) : undefined;
   const client = new AnalyticsClient({
     baseUrl,
     siteUrl: config.siteUrl ?? simulator?.url,
-    token,
+    token: login?.credential ?? secret,
     // The demo's token is new each run, so its answers could never be found again: no disk cache for it.
     cacheDir: config.demo ? undefined : resolveCacheDir(config.cacheDir),
     diskCacheMaxBytes: config.cacheMaxMb * 1024 * 1024,
@@ -72,11 +90,14 @@ export async function createRuntime(config: Config, options: { simulatorUsers?: 
     log,
     pii,
     audit: createAuditSink(pii, config.auditLog),
-    secrets: [token, config.piiKey],
-    confirmKey: createHmac('sha256', token).update('org-analytics-mcp confirmation state v1').digest(),
+    secrets,
+    confirmKey: createHmac('sha256', secret).update('org-analytics-mcp confirmation state v1').digest(),
     simulator,
+    login: login?.credential,
+    signIn: login?.signIn,
     close: async () => {
       await client.close();
+      await login?.close();
       await redis?.close();
       await simulator?.close();
     },
@@ -111,7 +132,7 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
   // Checked before anything starts, so that a bad list is a usage error, not a failure at 02:10.
   const warmItems = config.warm ? (await import('./warm-list.js')).warmListOf(config.warmList) : undefined;
   const tenants = config.tenantsFile ? await tenantRuntimes(config, env) : undefined;
-  const runtime = tenants ? [...tenants.values()][0]! : await createRuntime(config);
+  const runtime = tenants ? [...tenants.values()][0]! : await createRuntime(config, { env });
   if (tenants) {
     const all = new Set(tenants.values());
     runtime.close = async () => {

@@ -13,7 +13,7 @@ export function redactorOf(deps: {
   pii: Pseudonymizer;
   secrets?: Array<string | undefined>;
 }): Redactor {
-  const scrub = secretScrubber([deps.config.token, deps.config.piiKey, ...(deps.secrets ?? [])]);
+  const scrub = secretScrubber(() => [deps.config.token, deps.config.piiKey, ...(deps.secrets ?? [])]);
   const text = (t: string) => deps.pii.text(scrub(t));
   return {
     text,

@@ -1,10 +1,20 @@
-import { McpServer, type ServerContext, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import {
+  McpServer,
+  type RegisteredTool,
+  type ServerContext,
+  type StandardSchemaWithJSON,
+} from '@modelcontextprotocol/server';
 import type { Config } from './config.js';
 import type { AuditSink } from './audit.js';
 import type { Caller } from './auth/caller.js';
 import { askToConfirm, confirmationFor } from './confirmation.js';
 import { identityDirectory, type IdentityDirectory } from './identity-directory.js';
 import type { Logger } from './logger.js';
+import type { LoginCredential } from './login/login-credential.js';
+import type { ConversationSignIn } from './login/sign-in.js';
+import { canWrite } from './login/stored-login.js';
+import { offerSignIn } from './sign-in-offer.js';
+import { LoginRequiredError } from './upstream/errors.js';
 import { redactorOf, type Redactor } from './redact.js';
 import type { Pseudonymizer } from './pii.js';
 import { registerPrompts } from './prompts/index.js';
@@ -33,6 +43,10 @@ export interface ServerDeps {
   caller?: Caller;
   /** Signs confirmation state; the same for every replica with the same upstream token (see createRuntime). */
   confirmKey?: Uint8Array;
+  /** The login the upstream requests use, when there is no token: its scopes decide whether writes are offered. */
+  login?: LoginCredential;
+  /** Offers the sign-in link in the conversation, on clients that take URL elicitation. */
+  signIn?: ConversationSignIn;
 }
 
 const INSTRUCTIONS =
@@ -53,8 +67,9 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
   const redact = redactorOf(deps);
   const tools = (deps.tools ?? TOOLS).filter((def) => !(def.writes && deps.config.readOnly));
   const only = tools.filter((def) => def.name === onlyTool);
+  const gated: RegisteredTool[] = [];
   for (const def of only.length ? only : tools) {
-    server.registerTool(
+    const registered = server.registerTool(
       def.name,
       {
         title: def.title,
@@ -65,7 +80,9 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
       // Arguments are checked inside the handler, so a bad one gets our words through the one error funnel.
       (args: unknown, ctx: ServerContext) => runTool(server, withCheckedArgs(def), args, ctx, deps, directory, redact),
     );
+    if (def.writes && deps.login) gated.push(registered);
   }
+  if (deps.login) gateOnScopes(server, deps.login, gated);
   if (only.length) return server;
   registerChangelogResource(server, {
     client: deps.client,
@@ -75,6 +92,31 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
   });
   registerPrompts(server, deps.config.readOnly, redact, deps.log);
   return server;
+}
+
+/**
+ * A login without the write scope cannot change budgets, so the write tools are hidden as with --read-only;
+ * they appear (tools/list_changed) once a login with the write scope is in use, and go when it is not.
+ */
+function gateOnScopes(server: McpServer, login: LoginCredential, tools: RegisteredTool[]): void {
+  const apply = () => {
+    const allowed = login.login !== undefined && canWrite(login.login);
+    for (const tool of tools) if (tool.enabled !== allowed) allowed ? tool.enable() : tool.disable();
+  };
+  apply();
+  const stop = login.onChange(apply);
+  const closed = server.server.onclose;
+  server.server.onclose = () => {
+    stop();
+    closed?.();
+  };
+}
+
+/** The call answers with the sign-in link (input required), not with data. */
+class SignInOffered extends Error {
+  constructor(readonly result: Exclude<Awaited<ReturnType<typeof offerSignIn>>, 'retry' | undefined>) {
+    super('sign-in offered');
+  }
 }
 
 const schemas = new WeakMap<ToolDef, { inputSchema: StandardSchemaWithJSON; outputSchema: StandardSchemaWithJSON }>();
@@ -118,14 +160,25 @@ async function runTool(
           )
         : undefined,
   };
-  let outcome: 'ok' | 'error' | 'not_complete' | 'confirming' = 'error';
+  let outcome: 'ok' | 'error' | 'not_complete' | 'confirming' | 'signing_in' = 'error';
   const failed = (error: unknown) => {
     outcome = 'error';
     logFailure(deps.log, 'tool failed', error, { tool: def.name, ms: Date.now() - started });
     return { content: [{ type: 'text' as const, text: redact.text(toolErrorMessage(error)) }], isError: true };
   };
+  const run = async () => {
+    try {
+      return await def.run(args as never, toolCtx);
+    } catch (error) {
+      if (!(error instanceof LoginRequiredError && deps.signIn)) throw error;
+      const offered = await offerSignIn(server, ctx, deps.signIn, signal).catch(() => undefined);
+      if (offered === 'retry') return def.run(args as never, toolCtx);
+      if (offered) throw new SignInOffered(offered);
+      throw error;
+    }
+  };
   try {
-    const out = redact.value(await def.run(args as never, toolCtx));
+    const out = redact.value(await run());
     deps.log.debug('tool done', { tool: def.name, ms: Date.now() - started });
     const text = redact.text(def.text(out));
     outcome = def.isError?.(out) ? 'error' : 'ok';
@@ -141,6 +194,10 @@ async function runTool(
       outcome = 'not_complete';
       deps.log.info('answered not complete yet', { tool: def.name, ms: Date.now() - started, ...pending.structured });
       return { content: [{ type: 'text' as const, text: pending.text }], structuredContent: pending.structured };
+    }
+    if (error instanceof SignInOffered) {
+      outcome = 'signing_in';
+      return error.result;
     }
     if (!(error instanceof ConfirmationNeeded)) return failed(error);
     outcome = 'confirming';

@@ -38,6 +38,7 @@ export function tenantConfigs(config: Config, env: NodeJS.ProcessEnv): Map<strin
       ...config,
       demo: false,
       token,
+      login: undefined,
       baseUrl: t.base_url,
       siteUrl: t.site_url,
       billingPlan: t.billing_plan ?? config.billingPlan,

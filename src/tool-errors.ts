@@ -17,6 +17,8 @@ export function toolErrorMessage(error: unknown): string {
     case 'unauthenticated':
     case 'permission_denied':
       return refusal(error);
+    case 'login_required':
+      return `${sentence(error.message)} ${SIGN_IN}`;
     case 'rate_limited': {
       const seconds = Math.max(1, Math.ceil((error.retryAt - Date.now()) / 1000));
       return `The analytics API rate limit is exhausted. Try again after ${new Date(error.retryAt).toISOString().slice(11, 19)} UTC (about ${seconds} s); narrower questions need fewer requests.`;
@@ -76,10 +78,18 @@ const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 function refusal(error: Extract<KnownError, { kind: 'unauthenticated' | 'permission_denied' }>): string {
   if (error.request?.host === 'site')
     return `${sentence(error.message)} The changelog needs no token, so ANALYTICS_SITE_URL may point to the wrong site: check it, or try again later.`;
+  const login = error.request?.credential === 'login';
   if (error.kind === 'unauthenticated')
-    return `The analytics API rejected the API token (401). Set ANALYTICS_API_TOKEN to a valid service-account token and restart the server (or run with --demo to use the simulator).`;
-  return `${error.message}. Reading needs a token with the read scope; changing budgets needs the write scope. Ask an admin for a token with the right scope and set ANALYTICS_API_TOKEN.`;
+    return login
+      ? `The analytics API rejected the login's token (401), also after refreshing it. ${SIGN_IN}`
+      : `The analytics API rejected the API token (401). Set ANALYTICS_API_TOKEN to a valid service-account token and restart the server (or run with --demo to use the simulator).`;
+  return login
+    ? `${error.message}. Reading needs the read scope; changing budgets needs the write scope: to grant both, the user runs \`org-analytics-mcp login --scopes read,write\` in a terminal, then asks again.`
+    : `${error.message}. Reading needs a token with the read scope; changing budgets needs the write scope. Ask an admin for a token with the right scope and set ANALYTICS_API_TOKEN.`;
 }
+
+const SIGN_IN =
+  'The user signs in by running `org-analytics-mcp login` in a terminal (add `--scopes read,write` to change budgets), then asks again; the server picks the login up without a restart.';
 
 function serviceOf(error: UpstreamError): string {
   return error.request?.host === 'site' ? 'The public changelog' : 'The analytics API';

@@ -9,7 +9,7 @@ const ANSWER_WITHIN_MS = 2_000;
 const RENEW_LUA = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
 const RELEASE_LUA = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
 
-export { credentialFingerprint } from './upstream/caller.js';
+export { credentialFingerprint } from './upstream/credential.js';
 
 export const warmLockKey = (redis: SharedRedis, credential: string) => `${redis.prefix}warm-lock:${credential}`;
 

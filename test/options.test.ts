@@ -14,6 +14,9 @@ const SAMPLES: Record<Key, [string, unknown]> = {
   token: ['sample-token', 'sample-token'],
   baseUrl: ['https://analytics.example.com', 'https://analytics.example.com'],
   siteUrl: ['https://www.example.com', 'https://www.example.com'],
+  authUrl: ['https://id.example.com/oauth', 'https://id.example.com/oauth'],
+  clientId: ['sample-client', 'sample-client'],
+  credentialStore: ['file', 'file'],
   billingPlan: ['usd', 'usd'],
   readOnly: ['yes', true],
   pii: ['pseudonymous', 'pseudonymous'],
@@ -45,6 +48,9 @@ const OTHER: Record<string, string> = {
   token: 'flag-token',
   baseUrl: 'https://flag.example.com',
   siteUrl: 'https://flag.example.com',
+  authUrl: 'https://flag-id.example.com/oauth',
+  clientId: 'flag-client',
+  credentialStore: 'keyring',
   billingPlan: 'credits',
   pii: 'full',
   piiKey: 'flag-key',
@@ -131,15 +137,27 @@ describe('the table of server options', () => {
     expect(() => load(argv as string[], env)).toThrow(/Run org-analytics-mcp --help for the options\./);
   });
 
-  it('guarantees a token and a base URL outside demo mode, in the type as at run time', () => {
+  it('guarantees a base URL, and a token or a login, outside demo mode, in the type as at run time', () => {
     const config: Config = loadConfig(['--api-token', 't', '--base-url', 'https://x.example.com'], {});
-    if (!config.demo) expectTypeOf(config.token).toEqualTypeOf<string>();
+    if (!config.demo && !config.login) expectTypeOf(config.token).toEqualTypeOf<string>();
     if (!config.demo) expectTypeOf(config.baseUrl).toEqualTypeOf<string>();
     expect(config).toMatchObject({ demo: false, token: 't', baseUrl: 'https://x.example.com' });
     expect(() => loadConfig(['--api-token', 't'], {})).toThrow(/^ANALYTICS_BASE_URL is not set/);
     const demo = loadConfig([], { ANALYTICS_DEMO: 'true' });
     expect(demo.demo).toBe(true);
     expect(demo.token).toBeUndefined();
+  });
+
+  it('uses a login when no token is set and the sign-in service and client are, and names what is missing', () => {
+    const env = { ANALYTICS_BASE_URL: 'https://x.example.com', ANALYTICS_AUTH_URL: 'https://id.example.com/oauth' };
+    expect(loadConfig([], { ...env, ANALYTICS_CLIENT_ID: 'c' })).toMatchObject({
+      token: undefined,
+      login: { authUrl: 'https://id.example.com/oauth', clientId: 'c' },
+    });
+    expect(() => loadConfig([], env)).toThrow(/also set ANALYTICS_CLIENT_ID/);
+    // A token wins: the login is for when there is none.
+    expect(loadConfig(['--api-token', 't'], { ...env, ANALYTICS_CLIENT_ID: 'c' }).login).toBeUndefined();
+    expect(() => loadConfig([], {})).toThrow(/or sign in as yourself/);
   });
 });
 

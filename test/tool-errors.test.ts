@@ -42,7 +42,7 @@ describe('the one funnel: failures in words for the model', () => {
 
   it('says what happened to a write that may have landed', () => {
     const error = new UpstreamUnavailableError('connection reset', 'set-user-budget-overrides', undefined);
-    error.request = { host: 'api', write: true, attempts: 1 };
+    error.request = { host: 'api', write: true, credential: 'token', attempts: 1 };
     expect(toolErrorMessage(error)).toMatch(/may or may not have been applied/);
   });
 

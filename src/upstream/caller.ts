@@ -1,8 +1,8 @@
-import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import type { RateGroup } from '../contract/limits.js';
 import { ResponseCache, type CachedAnswer } from './cache.js';
 import { canonicalKey } from './canonical-key.js';
+import type { Credential } from './credential.js';
 import { remainingMs } from './deadline.js';
 import {
   InvalidArgumentError,
@@ -37,7 +37,7 @@ export interface Operation<S extends z.ZodType> {
 export interface CallerConfig {
   baseUrl: string;
   siteUrl: string;
-  token: string;
+  credential: Credential;
   retry: RetryConfig;
   now: () => number;
   random?: () => number;
@@ -51,23 +51,22 @@ export interface CallOptions {
   priority?: Priority;
 }
 
-/** What cache keys, Redis buckets, locks and file names carry instead of the token: never the token itself. */
-export function credentialFingerprint(token: string): string {
-  return createHash('sha256').update(token).digest('hex').slice(0, 16);
-}
-
 /** Sends requests: rate limited, retried, validated, cached. Knows nothing of MCP. */
 export class Caller {
-  /** A fingerprint of the token (never the token): cache keys, Redis buckets and file names carry it. */
-  readonly credential: string;
-
   constructor(
     private readonly config: CallerConfig,
     private readonly http: HttpTransport,
     private readonly limiters: RateLimiters,
     private readonly cache: ResponseCache,
-  ) {
-    this.credential = credentialFingerprint(config.token);
+  ) {}
+
+  /** A fingerprint of the credential (never a secret): cache keys, Redis buckets and file names carry it. */
+  get credential(): string {
+    return this.config.credential.fingerprint();
+  }
+
+  get credentialKind(): Credential['kind'] {
+    return this.config.credential.kind;
   }
 
   async call<S extends z.ZodType>(op: Operation<S>, options: CallOptions = {}): Promise<CachedAnswer<z.output<S>>> {
@@ -104,7 +103,12 @@ export class Caller {
       return await this.sendWithRetries(op, options, budget, () => sent++);
     } catch (error) {
       if (error instanceof UpstreamError)
-        error.request ??= { host: op.host, write: op.retry === 'write', attempts: sent };
+        error.request ??= {
+          host: op.host,
+          write: op.retry === 'write',
+          attempts: sent,
+          credential: this.config.credential.kind,
+        };
       throw error;
     }
   }
@@ -118,12 +122,17 @@ export class Caller {
     const base = op.host === 'api' ? this.config.baseUrl : this.config.siteUrl;
     const url = new URL(base.replace(/\/+$/, '') + op.path);
     for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
-    const headers: Record<string, string> = op.host === 'api' ? { authorization: `Bearer ${this.config.token}` } : {};
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
+    const { credential } = this.config;
+    // The changelog is public: no credential is sent to the site, nor a login required for it.
+    let bearer = op.host === 'api' ? await credential.bearer(options.signal) : undefined;
+    let renewed = false;
+    const headers = (): Record<string, string> => ({
+      ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    });
     const request = {
       method: op.method,
       url,
-      headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
       endpoint: op.name,
@@ -136,7 +145,7 @@ export class Caller {
       try {
         const send = () => {
           counted();
-          return this.http.send(request);
+          return this.http.send({ ...request, headers: headers() });
         };
         const res = op.group
           ? await this.limiters.schedule(op.group, send, options.signal, options.priority, this.credential)
@@ -145,6 +154,16 @@ export class Caller {
           await this.waitOutRateLimit(op, res, ++rateLimited, budget, options.signal);
           attempt--;
           continue;
+        }
+        // A 401 means the request was refused before anything happened, so even a write may go again, once.
+        if (res.status === 401 && bearer && !renewed) {
+          renewed = true;
+          const next = await credential.renew(bearer, options.signal);
+          if (next !== undefined) {
+            bearer = next;
+            attempt--;
+            continue;
+          }
         }
         return this.parse(op, res);
       } catch (error) {

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { closeBackgroundListings } from './background-listings.js';
 import { ResponseCache, type CachedAnswer } from './cache.js';
 import { Caller } from './caller.js';
+import { tokenCredential, type Credential } from './credential.js';
 import { todayOf } from './dates.js';
 import { DiskStore, type StoreLog } from './disk-store.js';
 import type { Endpoint, ListArgs, Listing } from './endpoint.js';
@@ -21,7 +22,8 @@ export interface ClientOptions {
   baseUrl: string;
   /** Host of the public changelog; defaults to the base URL's origin. */
   siteUrl?: string;
-  token: string;
+  /** A service-account token, or a credential that supplies tokens (a login). */
+  token: string | Credential;
   /** attemptMs: the whole of one request, headers and body (see DEFAULT_ATTEMPT_TIMEOUT_MS). */
   timeouts?: Partial<{ connectMs: number; headersMs: number; bodyMs: number; attemptMs: number }>;
   retry?: Partial<RetryConfig>;
@@ -85,7 +87,14 @@ export class AnalyticsClient {
     this.cache = new ResponseCache(options.cacheMaxBytes ?? 50_000_000, now, stores);
     const { baseUrl, siteUrl = new URL(baseUrl).origin, token, random } = options;
     this.caller = new Caller(
-      { baseUrl, siteUrl, token, retry: { ...DEFAULT_RETRY, ...options.retry }, now, random },
+      {
+        baseUrl,
+        siteUrl,
+        credential: typeof token === 'string' ? tokenCredential(token) : token,
+        retry: { ...DEFAULT_RETRY, ...options.retry },
+        now,
+        random,
+      },
       this.http,
       this.limiters,
       this.cache,

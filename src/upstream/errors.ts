@@ -5,6 +5,7 @@
 export type UpstreamErrorKind =
   | 'invalid_argument'
   | 'unauthenticated'
+  | 'login_required'
   | 'permission_denied'
   | 'rate_limited'
   | 'unavailable'
@@ -20,6 +21,8 @@ export interface RequestContext {
   write: boolean;
   /** How many times the request was sent, the first included. */
   attempts: number;
+  /** What authenticated it: a service-account token, or a login (OAuth) that `org-analytics-mcp login` made. */
+  credential: 'token' | 'login';
 }
 
 export interface UpstreamErrorOptions {
@@ -67,6 +70,12 @@ export class InvalidArgumentError extends UpstreamError {
 
 export class UnauthenticatedError extends UpstreamError {
   readonly kind = 'unauthenticated';
+  readonly retryable = false;
+}
+
+/** Login is configured, but there is no usable login: none stored, or its refresh token expired or was revoked. */
+export class LoginRequiredError extends UpstreamError {
+  readonly kind = 'login_required';
   readonly retryable = false;
 }
 
@@ -142,6 +151,7 @@ export function isUpstreamError(error: unknown): error is UpstreamError {
 export const UPSTREAM_FAILURES = [
   InvalidArgumentError,
   UnauthenticatedError,
+  LoginRequiredError,
   PermissionDeniedError,
   RateLimitedError,
   UpstreamUnavailableError,

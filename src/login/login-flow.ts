@@ -1,0 +1,110 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { callbackPage } from './callback-page.js';
+import { newPkce, newState } from './pkce.js';
+import { endpointOf, type StoredLogin } from './stored-login.js';
+import { OAuthError, type TokenClient } from './token-client.js';
+
+/** A sign-in under way: the URL to open, and the login it ends in once the browser comes back. */
+export interface LoginFlow {
+  url: string;
+  result: Promise<StoredLogin>;
+  cancel(): void;
+}
+
+export class LoginFlowError extends Error {
+  override name = 'LoginFlowError';
+}
+
+/**
+ * Authorization code with PKCE (RFC 7636) and a loopback redirect (RFC 8252): listens on 127.0.0.1 on a
+ * random port, checks `state`, and exchanges the code together with the verifier.
+ */
+export async function startLoginFlow(options: {
+  tokens: TokenClient;
+  scopes: string[];
+  timeoutMs: number;
+  previous?: StoredLogin;
+}): Promise<LoginFlow> {
+  const { tokens, scopes } = options;
+  const { verifier, challenge } = newPkce();
+  const state = newState();
+  let settle!: { resolve: (login: StoredLogin) => void; reject: (error: Error) => void };
+  const result = new Promise<StoredLogin>((resolve, reject) => (settle = { resolve, reject }));
+  result.catch(() => {});
+
+  let redirectUri = '';
+  const server = createServer((req, res) => void answer(req, res));
+  const finish = (error: Error | undefined, login?: StoredLogin) => {
+    clearTimeout(timer);
+    server.close();
+    server.closeIdleConnections();
+    if (error) settle.reject(error);
+    else settle.resolve(login!);
+  };
+  const timer = setTimeout(
+    () => finish(new LoginFlowError(`Nobody finished signing in within ${options.timeoutMs / 60_000} minutes.`)),
+    options.timeoutMs,
+  );
+  timer.unref();
+
+  async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', redirectUri);
+    const page = (status: number, title: string, detail: string): void => {
+      res
+        .writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+        .end(callbackPage(title, detail));
+    };
+    if (url.pathname !== '/callback') return page(404, 'Not found', 'This address only receives the sign-in redirect.');
+    const params = url.searchParams;
+    if (params.get('state') !== state) {
+      page(400, 'Sign-in refused', 'This answer does not belong to the sign-in that org-analytics-mcp started.');
+      return finish(
+        new LoginFlowError(
+          'The redirect carried a state that this sign-in did not send, so it was refused (it may have been forged). Nothing was stored; run login again.',
+        ),
+      );
+    }
+    const error = params.get('error');
+    if (error) {
+      const description = params.get('error_description') ?? undefined;
+      page(400, 'Sign-in not completed', description ?? error);
+      return finish(new OAuthError(error, description, 400));
+    }
+    const code = params.get('code');
+    if (!code) {
+      page(400, 'Sign-in not completed', 'The redirect carried no authorization code.');
+      return finish(new LoginFlowError('The sign-in service redirected back without an authorization code.'));
+    }
+    try {
+      const login = await tokens.exchangeCode({ code, verifier, redirectUri, scopes }, options.previous);
+      page(200, 'Signed in', 'org-analytics-mcp is signed in. You can close this tab.');
+      finish(undefined, login);
+    } catch (failure) {
+      page(400, 'Sign-in not completed', failure instanceof Error ? failure.message : String(failure));
+      finish(failure instanceof Error ? failure : new Error(String(failure)));
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
+  redirectUri = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callback`;
+  const authorize = endpointOf(tokens.account, 'authorize');
+  for (const [name, value] of Object.entries({
+    response_type: 'code',
+    client_id: tokens.account.clientId,
+    redirect_uri: redirectUri,
+    scope: scopes.join(' '),
+    state,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+  }))
+    authorize.searchParams.set(name, value);
+  return {
+    url: authorize.toString(),
+    result,
+    cancel: () => finish(new LoginFlowError('The sign-in was cancelled.')),
+  };
+}

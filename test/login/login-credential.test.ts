@@ -1,0 +1,122 @@
+import { statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LoginStore } from '../../src/login/login-store.js';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { getUserBudgetOverrides } from '../../src/upstream/endpoints/get-user-budget-overrides.js';
+import { LoginRequiredError } from '../../src/upstream/errors.js';
+import { clientFor, requestsTo } from '../helpers/client.js';
+import { accountOf, browserlessLogin, configHome, credentialOn, grants } from '../helpers/login.js';
+
+let sim: Simulator;
+let home: ReturnType<typeof configHome>;
+let store: LoginStore;
+
+beforeEach(async () => {
+  sim = await startSimulator({ users: 120, rateLimit: false, warm: false, oauth: { autoApprove: true } });
+  home = configHome();
+  store = new LoginStore(accountOf(sim), 'file', home.env);
+});
+afterEach(async () => {
+  await sim.close();
+  home.remove();
+});
+
+describe('a login as the upstream credential', () => {
+  it('keeps the login in a 0600 file in a 0700 directory when asked for the file (or when there is no keychain)', async () => {
+    await browserlessLogin(sim, ['read'], store);
+    expect(statSync(store.file).mode & 0o777).toBe(0o600);
+    expect(statSync(dirname(store.file)).mode & 0o777).toBe(0o700);
+    expect((await store.read())?.where).toEqual({ kind: 'file', path: store.file });
+  });
+
+  it('refreshes before expiry, and the rotated refresh token replaces the old one in the store', async () => {
+    sim.oauth.setAccessTokenTtl(2);
+    const first = await browserlessLogin(sim, ['read'], store);
+    const { credential, close } = credentialOn(store);
+    const client = clientFor(sim, { token: credential, now: Date.now });
+    try {
+      await new Promise((r) => setTimeout(r, 1_600));
+      await client.call(getUserBudgetOverrides, {});
+      const stored = (await store.read())!.login;
+      expect(stored.access_token).not.toBe(first.access_token);
+      expect(stored.refresh_token).not.toBe(first.refresh_token);
+      expect(grants(sim, 'refresh_token')).toHaveLength(1);
+      // No request went out with the expiring token: the refresh came first.
+      expect(requestsTo(sim, 'get-user-budget-overrides').map((r) => r.status)).toEqual([200]);
+    } finally {
+      await client.close();
+      await close();
+    }
+  });
+
+  it('refreshes once more on a 401, and sends the request again', async () => {
+    await browserlessLogin(sim, ['read'], store);
+    const { credential, close } = credentialOn(store);
+    const client = clientFor(sim, { token: credential, now: Date.now });
+    try {
+      // The upstream's clock moves past the token's expiry; ours does not know.
+      sim.configure({ advance_ms: 2 * 3_600_000 });
+      await client.call(getUserBudgetOverrides, {});
+      expect(requestsTo(sim, 'get-user-budget-overrides').map((r) => r.status)).toEqual([401, 200]);
+      expect(grants(sim, 'refresh_token')).toHaveLength(1);
+    } finally {
+      await client.close();
+      await close();
+    }
+  });
+
+  it('answers LoginRequiredError when the refresh token was revoked, and when there is no login at all', async () => {
+    const { credential, close } = credentialOn(store);
+    try {
+      await expect(credential.bearer()).rejects.toBeInstanceOf(LoginRequiredError);
+      const login = await browserlessLogin(sim, ['read'], store);
+      expect(await credential.bearer()).toBe(login.access_token);
+      sim.oauth.revokeAll();
+      const error = await credential.renew(login.access_token).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LoginRequiredError);
+      expect((error as Error).message).toMatch(/expired or was revoked/);
+    } finally {
+      await close();
+    }
+  });
+
+  it('two processes refreshing at once: one refresh, both use its tokens, and the login survives', async () => {
+    const login = await browserlessLogin(sim, ['read'], store);
+    const a = credentialOn(new LoginStore(accountOf(sim), 'file', home.env));
+    const b = credentialOn(new LoginStore(accountOf(sim), 'file', home.env));
+    try {
+      await Promise.all([a.credential.bearer(), b.credential.bearer()]);
+      // Both saw the same token rejected (a 401) and renew at the same moment.
+      const [ta, tb] = await Promise.all([
+        a.credential.renew(login.access_token),
+        b.credential.renew(login.access_token),
+      ]);
+      expect(ta).toBe(tb);
+      expect(grants(sim, 'refresh_token')).toHaveLength(1);
+      // Reusing a rotated refresh token would have revoked the family: the new one still refreshes.
+      const third = credentialOn(new LoginStore(accountOf(sim), 'file', home.env));
+      await third.credential.reload();
+      await expect(third.credential.renew(ta)).resolves.toMatch(/\S/);
+      await third.close();
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('keeps every token it used in the list of secrets to scrub', async () => {
+    sim.oauth.setAccessTokenTtl(2);
+    await browserlessLogin(sim, ['read'], store);
+    const secrets: Array<string | undefined> = [];
+    const { credential, close } = credentialOn(store, secrets);
+    try {
+      const first = await credential.bearer();
+      const second = await credential.renew(first);
+      const stored = (await store.read())!.login;
+      expect(secrets).toEqual(expect.arrayContaining([first, second, stored.refresh_token]));
+    } finally {
+      await close();
+    }
+  });
+});
