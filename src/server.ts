@@ -101,7 +101,11 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
 function gateOnScopes(server: McpServer, login: LoginCredential, tools: RegisteredTool[]): void {
   const apply = () => {
     const allowed = login.login !== undefined && canWrite(login.login);
-    for (const tool of tools) if (tool.enabled !== allowed) allowed ? tool.enable() : tool.disable();
+    for (const tool of tools) {
+      if (tool.enabled === allowed) continue;
+      if (allowed) tool.enable();
+      else tool.disable();
+    }
   };
   apply();
   const stop = login.onChange(apply);

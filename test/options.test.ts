@@ -215,7 +215,9 @@ describe('the README and manifest.json follow the table', () => {
       // An optional entry left unset must still substitute something the option accepts.
       if (!entry.required) {
         expect(entry.default, key).toBeDefined();
-        expect(() => load([], { [o.env]: String(entry.default) }), key).not.toThrow();
+        // An empty token means "use the login", which the sign-in service and client then name.
+        const login = { ANALYTICS_AUTH_URL: 'https://id.example.com', ANALYTICS_CLIENT_ID: 'c' };
+        expect(() => load([], { ...login, [o.env]: String(entry.default) }), key).not.toThrow();
       }
     }
   });

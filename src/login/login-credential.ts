@@ -13,6 +13,8 @@ const earlyMs = (login: StoredLogin) =>
   Math.min(60_000, Math.max(0, (login.expires_at ?? 0) - Date.parse(login.obtained_at)) / 4);
 const expiring = (login: StoredLogin, now: number) =>
   login.expires_at !== null && login.expires_at - now < earlyMs(login);
+/** How often the store is read again for a login made or removed by the CLI meanwhile. */
+const RELOAD_EVERY_MS = 15_000;
 /** Refreshed tokens to keep scrubbing from logs and answers: the newest few are all that could still show up. */
 const KEEP_SECRETS = 8;
 
@@ -26,6 +28,7 @@ export class LoginCredential implements Credential {
   private refreshing: Promise<StoredLogin> | undefined;
   private readonly listeners = new Set<() => void>();
   private readonly kept: string[] = [];
+  private readAt = 0;
 
   constructor(
     private readonly store: LoginStore,
@@ -51,15 +54,24 @@ export class LoginCredential implements Credential {
     return credentialFingerprint(`login\n${authUrl}\n${clientId}\n${this.current?.login_id ?? 'none'}`);
   }
 
-  /** Reads the store again: finds a login made by `org-analytics-mcp login` since, without a restart. */
+  /**
+   * Reads the store again: a login made (or a logout done) by the CLI since is used without a restart, and
+   * so are the scopes of a new login.
+   */
   async reload(): Promise<StoredLogin | undefined> {
     const stored = await this.store.read();
+    this.readAt = this.now();
     if (stored) this.adopt(stored.login);
+    else if (this.current) {
+      this.current = undefined;
+      this.changed();
+    }
     return stored?.login;
   }
 
   async bearer(): Promise<string> {
-    const login = this.current ?? (await this.reload());
+    const stale = !this.current || this.now() - this.readAt > RELOAD_EVERY_MS;
+    const login = stale ? await this.reload() : this.current;
     if (!login)
       throw new LoginRequiredError(`Nobody has signed in to ${this.store.account.authUrl} on this machine yet.`);
     if (expiring(login, this.now())) return (await this.refresh(login.access_token)).access_token;
@@ -105,7 +117,11 @@ export class LoginCredential implements Credential {
       const old = this.kept.shift()!;
       this.secrets.splice(this.secrets.indexOf(old), 1);
     }
-    if (before?.access_token !== login.access_token) for (const listener of this.listeners) listener();
+    if (before?.access_token !== login.access_token) this.changed();
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
   }
 }
 

@@ -12,6 +12,8 @@ const SIGN_IN_WINDOW_MS = 10 * 60_000;
  */
 export class ConversationSignIn {
   private flow: LoginFlow | undefined;
+  /** The flow under way, through to the login stored and in use. */
+  private signingIn: Promise<unknown> | undefined;
 
   constructor(
     private readonly store: LoginStore,
@@ -29,7 +31,7 @@ export class ConversationSignIn {
         previous: this.credential.login,
       });
       this.flow = flow;
-      flow.result
+      this.signingIn = flow.result
         .then(async (login) => {
           await this.store.write(login);
           await this.credential.reload();
@@ -45,16 +47,9 @@ export class ConversationSignIn {
   /** True once a login is in use, waiting up to `ms` for a sign-in under way to finish. */
   async signedIn(ms: number): Promise<boolean> {
     if (this.credential.login) return true;
-    const flow = this.flow;
-    if (flow) {
+    if (this.signingIn) {
       let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        flow.result.then(
-          () => this.credential.reload(),
-          () => undefined,
-        ),
-        new Promise((resolve) => (timer = setTimeout(resolve, ms))),
-      ]);
+      await Promise.race([this.signingIn, new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
       clearTimeout(timer);
     }
     return (await this.credential.reload()) !== undefined;
