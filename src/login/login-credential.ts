@@ -1,5 +1,5 @@
 import { credentialFingerprint, type Credential } from '../upstream/credential.js';
-import { LoginRequiredError, UpstreamUnavailableError } from '../upstream/errors.js';
+import { LoginRequiredError, UpstreamError, UpstreamUnavailableError } from '../upstream/errors.js';
 import type { LoginStore } from './login-store.js';
 import { withRefreshLock } from './refresh-lock.js';
 import type { StoredLogin } from './stored-login.js';
@@ -126,6 +126,14 @@ export class LoginCredential implements Credential {
 }
 
 function refreshFailure(error: unknown): Error {
+  // Not the analytics API's address that failed, so not its advice (check ANALYTICS_BASE_URL) either.
+  if (error instanceof UpstreamError)
+    return new UpstreamUnavailableError(
+      `The sign-in service (ANALYTICS_AUTH_URL) did not answer the refresh of the login: ${error.message}`,
+      'token',
+      undefined,
+      { cause: error },
+    );
   if (!(error instanceof OAuthError)) return error instanceof Error ? error : new Error(String(error));
   if (error.error === 'invalid_grant')
     return new LoginRequiredError('The login expired or was revoked: the sign-in service refused its refresh token.');

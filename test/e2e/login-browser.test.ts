@@ -87,6 +87,8 @@ describe('signing in with a browser, then serving on the login', () => {
     expect(login.out().stdout).toMatch(/Signed in to .* as \S+@\S+ with the scopes read\./);
 
     const stored = (await new LoginStore(accountOf(sim), 'file', { XDG_CONFIG_HOME: home.dir }).read())!.login;
+    for (const secret of [stored.access_token, stored.refresh_token!])
+      expect(login.out().stdout + login.out().stderr).not.toContain(secret);
     const { client, stderr } = await serverOverStdio();
     try {
       const { tools } = await client.listTools();

@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoginStore } from '../../src/login/login-store.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { getUserBudgetOverrides } from '../../src/upstream/endpoints/get-user-budget-overrides.js';
-import { LoginRequiredError } from '../../src/upstream/errors.js';
+import { LoginRequiredError, UpstreamUnavailableError } from '../../src/upstream/errors.js';
+import { toolErrorMessage } from '../../src/tool-errors.js';
 import { clientFor, requestsTo } from '../helpers/client.js';
 import { accountOf, browserlessLogin, configHome, credentialOn, grants } from '../helpers/login.js';
 
@@ -115,6 +116,20 @@ describe('a login as the upstream credential', () => {
       const second = await credential.renew(first);
       const stored = (await store.read())!.login;
       expect(secrets).toEqual(expect.arrayContaining([first, second, stored.refresh_token]));
+    } finally {
+      await close();
+    }
+  });
+
+  it('says the sign-in service, not the analytics API, failed when a refresh cannot reach it', async () => {
+    const login = await browserlessLogin(sim, ['read']);
+    const gone = new LoginStore({ authUrl: 'http://127.0.0.1:9/oauth', clientId: 'x' }, 'file', home.env);
+    await gone.write({ ...login, auth_url: 'http://127.0.0.1:9/oauth', expires_at: Date.now() - 1 });
+    const { credential, close } = credentialOn(gone);
+    try {
+      const error = await credential.bearer().catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(UpstreamUnavailableError);
+      expect(toolErrorMessage(error)).toMatch(/sign-in service \(ANALYTICS_AUTH_URL\) did not answer/);
     } finally {
       await close();
     }
