@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import type { Option } from '../cli-options.js';
-import { simulatorOptionsSchema } from './options.js';
+import { oauthOptionsSchema, simulatorOptionsSchema } from './options.js';
 
 const shape = simulatorOptionsSchema.shape;
+const oauthShape = oauthOptionsSchema.shape;
 
 /** The options of `org-analytics-mcp simulator`: its parser, environment reading and --help follow this table. */
 export const SIMULATOR_COMMAND_OPTIONS = {
@@ -104,5 +105,22 @@ export const SIMULATOR_COMMAND_OPTIONS = {
     schema: shape.now,
     shown: 'real time',
     help: 'freeze the clock at this instant',
+  },
+  oauthAutoApprove: {
+    flag: 'oauth-auto-approve',
+    env: 'ANALYTICS_SIM_OAUTH_AUTO_APPROVE',
+    kind: 'switch',
+    schema: oauthShape.autoApprove,
+    shown: 'off: a consent page asks',
+    help: 'approve OAuth sign-ins at once, without showing the consent page',
+  },
+  accessTokenTtlS: {
+    flag: 'access-token-ttl',
+    env: 'ANALYTICS_SIM_ACCESS_TOKEN_TTL_S',
+    kind: 'number',
+    value: 'SECONDS',
+    schema: oauthShape.accessTokenTtlSeconds,
+    shown: '3600',
+    help: 'lifetime of the OAuth access tokens issued',
   },
 } as const satisfies Record<string, Option>;

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { FAULT_KINDS } from './faults.js';
-import { authOf, sendJson, type SimulatorContext } from './http-handler.js';
+import { bearerOf } from './credentials.js';
+import { sendJson, type SimulatorContext } from './http-handler.js';
 import { parseJsonBody, readBodyText } from './params.js';
 
 export const CONTROL_PREFIX = '/__sim/';
@@ -17,7 +18,7 @@ const faultBody = z
   })
   .strict();
 
-const settingsBody = z
+export const settingsUpdateSchema = z
   .object({
     now: z.union([z.string(), z.number()]).optional(),
     frozen: z.boolean().optional(),
@@ -27,10 +28,14 @@ const settingsBody = z
     time_scale: z.number().positive().optional(),
     retry_after: z.boolean().optional(),
     changelog_unavailable: z.boolean().optional(),
+    oauth_auto_approve: z.boolean().optional(),
+    /** For access tokens issued from now on. */
+    oauth_access_token_ttl_s: z.number().int().min(1).optional(),
+    oauth_revoke_all: z.literal(true).optional(),
   })
   .strict();
 
-export type SettingsUpdate = z.infer<typeof settingsBody>;
+export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
 
 export function applySettings(sim: SimulatorContext, update: SettingsUpdate): void {
   if (update.now !== undefined) sim.state.clock.set(update.now, update.frozen ?? true);
@@ -44,6 +49,10 @@ export function applySettings(sim: SimulatorContext, update: SettingsUpdate): vo
   }
   if (update.retry_after !== undefined) sim.retryAfter = update.retry_after;
   if (update.changelog_unavailable !== undefined) sim.state.changelogUnavailable = update.changelog_unavailable;
+  if (update.oauth_auto_approve !== undefined) sim.oauth.autoApprove = update.oauth_auto_approve;
+  if (update.oauth_access_token_ttl_s !== undefined)
+    sim.oauth.grants.settings.accessTokenTtlSeconds = update.oauth_access_token_ttl_s;
+  if (update.oauth_revoke_all) sim.oauth.grants.revokeAll();
 }
 
 export function currentSettings(sim: SimulatorContext) {
@@ -56,17 +65,20 @@ export function currentSettings(sim: SimulatorContext) {
     changelog_unavailable: sim.state.changelogUnavailable,
     pending_faults: sim.faults.pending(),
     users: sim.state.org.identities.length,
+    oauth_auto_approve: sim.oauth.autoApprove,
+    oauth_access_token_ttl_s: sim.oauth.grants.settings.accessTokenTtlSeconds,
   };
 }
 
-/** Test controls under /__sim/: faults, the request log, the clock and switches. Needs the read-write token. */
+/** Test controls under /__sim/: faults, the request log, the clock and switches. Needs the configured read-write token, not an OAuth one. */
 export async function handleControl(
   sim: SimulatorContext,
   req: IncomingMessage,
   res: ServerResponse,
   url: URL,
 ): Promise<void> {
-  if (authOf(sim, req) !== 'write')
+  const token = bearerOf(req);
+  if (token === undefined || sim.staticTokens.get(token) !== 'write')
     return sendJson(res, 401, {
       error: { code: 'Unauthenticated', message: 'Control endpoints need the read-write token.' },
     });
@@ -97,7 +109,7 @@ export async function handleControl(
       case 'GET settings':
         return sendJson(res, 200, currentSettings(sim));
       case 'POST settings':
-        applySettings(sim, settingsBody.parse(body));
+        applySettings(sim, settingsUpdateSchema.parse(body));
         return sendJson(res, 200, currentSettings(sim));
       default:
         return sendJson(res, 404, { error: { code: 'NotFound', message: `No control action '${action}'.` } });

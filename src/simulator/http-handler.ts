@@ -1,20 +1,23 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { stringifyWithBigInts } from '../util/json.js';
+import { accessOf, bearerOf, requireScope, type StaticTokens } from './credentials.js';
 import { ApiError, ChangelogError } from './errors.js';
 import { DEFAULT_TRICKLE_INTERVAL_MS, type FaultKind, type Faults, type FaultSpec } from './faults.js';
 import { parseJsonBody, readBodyText, readQuery } from './params.js';
+import type { OAuthContext } from './oauth/context.js';
 import type { RateLimiter } from './rate-limit.js';
 import type { RequestLog, RequestLogEntry } from './request-log.js';
 import { CHANGELOG_PATH, ROUTES } from './routes.js';
 import type { SimState } from './state.js';
 
-/** What a running simulator serves every request with: its state, limits, faults, log and tokens. */
+/** What a running simulator serves every request with: its state, limits, faults, log, tokens and OAuth server. */
 export interface SimulatorContext {
   state: SimState;
   limiter: RateLimiter;
   faults: Faults;
   log: RequestLog;
-  tokens: Map<string, 'read' | 'write'>;
+  staticTokens: StaticTokens;
+  oauth: OAuthContext;
   retryAfter: boolean;
   /** Responses held open by 'hang' and 'trickle' faults, released when the simulator closes. */
   hanging: Set<ServerResponse>;
@@ -62,18 +65,6 @@ function trickle(sim: SimulatorContext, intervalMs: number): Send {
 
 function errorBody(status: number, code: string, message: string) {
   return { status, body: { error: { code, message } } };
-}
-
-/** The bearer token as sent (trimmed), or undefined when there is no usable Authorization header. */
-function bearerOf(req: IncomingMessage): string | undefined {
-  const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
-  return match ? match[1]!.trim() : undefined;
-}
-
-export function authOf(sim: SimulatorContext, req: IncomingMessage): RequestLogEntry['auth'] {
-  if (!req.headers.authorization) return 'none';
-  const token = bearerOf(req);
-  return (token !== undefined && sim.tokens.get(token)) || 'invalid';
 }
 
 function retryAfterHeader(sim: SimulatorContext, ms: number, explicit?: number): Record<string, string> {
@@ -134,6 +125,7 @@ export async function handleApi(
   url: URL,
 ): Promise<void> {
   const path = url.pathname;
+  const access = accessOf(sim, req);
   const entry: RequestLogEntry = {
     at: sim.state.generatedAt(),
     receivedAt: Date.now(),
@@ -142,7 +134,7 @@ export async function handleApi(
     query: Object.fromEntries(url.searchParams),
     body: undefined,
     status: 0,
-    auth: authOf(sim, req),
+    auth: access.auth,
     userAgent: req.headers['user-agent'],
   };
   let send: Send = sendJson;
@@ -169,21 +161,7 @@ export async function handleApi(
       throw new ApiError(405, 'MethodNotAllowed', `${path} accepts ${route.method} only.`, { allow: route.method });
     }
     if (route.scope !== null) {
-      if (entry.auth === 'none' || entry.auth === 'invalid') {
-        throw new ApiError(
-          401,
-          'Unauthenticated',
-          'Missing or invalid authentication token; send Authorization: Bearer <API_TOKEN>.',
-          { 'www-authenticate': 'Bearer' },
-        );
-      }
-      if (route.scope === 'write' && entry.auth !== 'write') {
-        throw new ApiError(
-          403,
-          'PermissionDenied',
-          'This token lacks the write scope needed to change budget overrides.',
-        );
-      }
+      requireScope(access, route.scope);
       // Buckets belong to the token itself, however the header spells the scheme or spaces.
       const decision = sim.limiter.take(bearerOf(req)!, route.group);
       if (!decision.ok) {

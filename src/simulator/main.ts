@@ -22,12 +22,17 @@ export async function runSimulatorCommand(
 ): Promise<void> {
   const read = readOptions(SIMULATOR_COMMAND_OPTIONS, argv, env, COMMAND);
   if (read.help) return out(SIMULATOR_HELP);
-  const options = validateOptions(commandSchema, read, COMMAND);
+  const { oauthAutoApprove, accessTokenTtlS, ...options } = validateOptions(commandSchema, read, COMMAND);
   const token = options.token ?? `sim-${randomBytes(12).toString('hex')}`;
-  const sim = await startSimulator({ ...options, token });
+  const sim = await startSimulator({
+    ...options,
+    token,
+    oauth: { autoApprove: oauthAutoApprove, accessTokenTtlSeconds: accessTokenTtlS },
+  });
   out(`Simulator listening on ${sim.url}`);
   out(`  analytics:  ${sim.url}/analytics/v0/...  (Authorization: Bearer <token>)`);
   out(`  changelog:  ${sim.url}/api/changelog`);
+  out(`  oauth:      ${sim.authUrl}/authorize and /token (client id ${sim.oauthClientId})`);
   out(`  controls:   ${sim.url}/__sim/settings, /__sim/faults, /__sim/requests`);
   const accounts = sim.state.org.identities.filter((i) => i.kind === 'service_account').length;
   const people = sim.state.org.identities.length - accounts;

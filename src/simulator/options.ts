@@ -1,5 +1,27 @@
 import { z } from 'zod';
 
+/** The authorization server (authorization code with PKCE) and its one registered public client. */
+export const oauthOptionsSchema = z
+  .object({
+    /** Mount point: {path}/authorize and {path}/token. */
+    path: z
+      .string()
+      .regex(/^(\/[A-Za-z0-9._~-]+)+$/, 'path must look like /oauth: no trailing slash')
+      .default('/oauth'),
+    clientId: z.string().min(1).default('org-analytics-mcp'),
+    /** Matched exactly, except that a loopback IP host accepts any port (RFC 8252 7.3). */
+    redirectUris: z
+      .array(z.url({ protocol: /^https?$/ }))
+      .min(1)
+      .default(['http://127.0.0.1/callback']),
+    /** Skip the consent page: /authorize redirects with a code at once. */
+    autoApprove: z.boolean().default(false),
+    accessTokenTtlSeconds: z.number().int().min(1).default(3600),
+    /** How long a code, and a consent page, stays usable. */
+    codeTtlSeconds: z.number().int().min(1).default(60),
+  })
+  .strict();
+
 export const simulatorOptionsSchema = z
   .object({
     port: z.number().int().min(0).max(65535).default(0),
@@ -24,6 +46,7 @@ export const simulatorOptionsSchema = z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/)
       .optional(),
+    oauth: oauthOptionsSchema.prefault({}),
   })
   .strict();
 

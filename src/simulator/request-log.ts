@@ -8,13 +8,17 @@ export interface RequestLogEntry {
   query: Record<string, string>;
   body: unknown;
   status: number;
-  /** Which configured token was used: 'write', 'read', 'invalid' or 'none'. Never the token itself. */
-  auth: 'write' | 'read' | 'invalid' | 'none';
+  /**
+   * What the token allowed, never the token itself: 'write' (the read-write token, or an OAuth token with the
+   * write scope), 'read' (the read-only token, or an OAuth token without write), 'expired' (an OAuth access token
+   * that expired or was revoked), 'invalid' (any other token) or 'none'.
+   */
+  auth: 'write' | 'read' | 'expired' | 'invalid' | 'none';
   userAgent?: string;
   fault?: string;
 }
 
-/** The most recent API requests, so tests can assert what reached the upstream (and what did not). */
+/** The most recent API and OAuth requests, so tests can assert what reached the upstream (and what did not). */
 export class RequestLog {
   private entries: RequestLogEntry[] = [];
   constructor(private readonly max = 20_000) {}

@@ -27,12 +27,21 @@ const SAMPLES: Record<Key, [string, unknown, string]> = {
   timeScale: ['60', 60, '2'],
   seed: ['s1', 's1', 's2'],
   now: ['2026-03-01T12:00:00Z', '2026-03-01T12:00:00Z', '2026-04-01T12:00:00Z'],
+  oauthAutoApprove: ['on', true, 'off'],
+  accessTokenTtlS: ['60', 60, '120'],
 };
+/** A bare switch takes no value on the command line: giving it turns it on. */
+const flagArgs = (option: Option, text: string) =>
+  option.kind === 'switch' && !option.value ? [`--${option.flag}`] : [`--${option.flag}=${text}`];
 
 describe('the table of simulator options', () => {
   it('gives every option its own flag and its own ANALYTICS_SIM_ variable', () => {
     expect(Object.keys(SAMPLES).sort()).toEqual(OPTIONS.map(([key]) => key).sort());
-    for (const [, o] of OPTIONS) expect(o.env).toBe(`ANALYTICS_SIM_${o.flag.toUpperCase().replaceAll('-', '_')}`);
+    for (const [, o] of OPTIONS) {
+      // A duration's variable names its unit, as the server's ANALYTICS_CALL_TIMEOUT_S does.
+      const unit = o.value === 'SECONDS' ? '_S' : '';
+      expect(o.env).toBe(`ANALYTICS_SIM_${o.flag.toUpperCase().replaceAll('-', '_')}${unit}`);
+    }
   });
 
   it('generates --help listing every option with its flag, variable, description and default', () => {
@@ -42,10 +51,11 @@ describe('the table of simulator options', () => {
 
   it.each(OPTIONS)('reads %s from its flag and from its variable, and the flag wins', (key, option) => {
     const [text, value, other] = SAMPLES[key];
-    expect(load([`--${option.flag}=${text}`])[key]).toEqual(value);
+    expect(load(flagArgs(option, text))[key]).toEqual(value);
     expect(load([], { [option.env]: text })[key]).toEqual(value);
-    expect(load([`--${option.flag}=${text}`], { [option.env]: other })[key]).toEqual(value);
-    expect(load([`--${option.flag}=${other}`], { [option.env]: text })[key]).not.toEqual(value);
+    expect(load(flagArgs(option, text), { [option.env]: other })[key]).toEqual(value);
+    if (option.kind === 'switch' && !option.value) return;
+    expect(load(flagArgs(option, other), { [option.env]: text })[key]).not.toEqual(value);
   });
 
   it.each([
@@ -53,6 +63,8 @@ describe('the table of simulator options', () => {
     [[], { ANALYTICS_SIM_RATE_LIMIT: 'maybe' }, /ANALYTICS_SIM_RATE_LIMIT takes on or off/],
     [['--users', '0'], {}, /--users must be at least 1/],
     [['--time-scale', 'fast'], {}, /--time-scale takes a number, got 'fast'/],
+    [['--access-token-ttl', '0'], {}, /--access-token-ttl must be at least 1/],
+    [[], { ANALYTICS_SIM_OAUTH_AUTO_APPROVE: 'maybe' }, /ANALYTICS_SIM_OAUTH_AUTO_APPROVE takes on or off/],
   ])('refuses %j %j naming where the bad value came from, and points to --help', (argv, env, message) => {
     expect(() => load(argv as string[], env)).toThrow(message);
     expect(() => load(argv as string[], env)).toThrow(/Run org-analytics-mcp simulator --help for the options\./);

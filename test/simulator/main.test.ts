@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { pkcePair } from './oauth-flow.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 let child: ChildProcess | undefined;
@@ -65,6 +66,36 @@ describe('org-analytics-mcp simulator (standalone, built binary)', () => {
     expect((await get('/analytics/v0/dau', 'nope')).status).toBe(401);
   });
 
+  it('prints its authorization server and serves sign-ins as --oauth-auto-approve and --access-token-ttl say', async () => {
+    const { url, output } = await startStandalone([
+      '--users',
+      '10',
+      '--oauth-auto-approve',
+      '--access-token-ttl',
+      '120',
+    ]);
+    expect(output).toContain(`  oauth:      ${url}/oauth/authorize and /token (client id org-analytics-mcp)`);
+    const { verifier, challenge } = pkcePair();
+    const redirect_uri = 'http://127.0.0.1:4242/callback';
+    const query = { response_type: 'code', client_id: 'org-analytics-mcp', redirect_uri, code_challenge: challenge };
+    const authorize = new URL(
+      `/oauth/authorize?${new URLSearchParams({ ...query, code_challenge_method: 'S256' })}`,
+      url,
+    );
+    const code = new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')!).searchParams.get(
+      'code',
+    )!;
+    const form = {
+      grant_type: 'authorization_code',
+      client_id: 'org-analytics-mcp',
+      code,
+      redirect_uri,
+      code_verifier: verifier,
+    };
+    const answer = await fetch(new URL('/oauth/token', url), { method: 'POST', body: new URLSearchParams(form) });
+    expect(await answer.json()).toMatchObject({ token_type: 'Bearer', expires_in: 120, scope: 'read' });
+  });
+
   it('generates and prints a token when none is given, and enforces rate limits by default', async () => {
     const { url, output } = await startStandalone(['--users', '10']);
     const token = /token \(read\+write\): (\S+)/.exec(output)![1]!;
@@ -102,6 +133,8 @@ describe('org-analytics-mcp simulator (standalone, built binary)', () => {
       '--seed',
       '--retry-after',
       '--time-scale',
+      '--oauth-auto-approve',
+      '--access-token-ttl',
     ])
       expect(run.stdout).toContain(flag);
   });
