@@ -112,6 +112,15 @@ export const SERVER_OPTIONS = {
     shown: 'derived from the token',
     help: `key for stable pseudonyms; ${ON_THE_COMMAND_LINE}`,
   },
+  noUi: {
+    flag: 'no-ui',
+    env: 'ANALYTICS_NO_UI',
+    kind: 'switch',
+    schema: z.boolean().default(false),
+    shown: 'off',
+    help: 'offer no MCP Apps views (charts, the budget editor); answers are the same either way',
+    manifest: 'no_ui',
+  },
   logLevel: {
     flag: 'log-level',
     env: 'ANALYTICS_LOG_LEVEL',

@@ -14,6 +14,8 @@ import type { LoginCredential } from './login/login-credential.js';
 import type { ConversationSignIn } from './login/sign-in.js';
 import { canWrite } from './login/stored-login.js';
 import { offerSignIn } from './sign-in-offer.js';
+import { registerViews, viewOfTool } from './ui/views.js';
+import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import { LoginRequiredError } from './upstream/errors.js';
 import { redactorOf, type Redactor } from './redact.js';
 import type { Pseudonymizer } from './pii.js';
@@ -69,13 +71,17 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
   const only = tools.filter((def) => def.name === onlyTool);
   const gated: RegisteredTool[] = [];
   for (const def of only.length ? only : tools) {
-    const registered = server.registerTool(
+    const view = deps.config.noUi ? undefined : viewOfTool(def.name);
+    const registered = registerAppTool(
+      server,
       def.name,
       {
         title: def.title,
         description: def.description,
         ...schemasOf(def),
         annotations: def.annotations,
+        // Hosts that render MCP Apps show the answer in this view; others ignore it and read the same answer.
+        _meta: view ? { ui: { resourceUri: view.uri } } : {},
       },
       // Arguments are checked inside the handler, so a bad one gets our words through the one error funnel.
       (args: unknown, ctx: ServerContext) => runTool(server, withCheckedArgs(def), args, ctx, deps, directory, redact),
@@ -84,6 +90,7 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
   }
   if (deps.login) gateOnScopes(server, deps.login, gated);
   if (only.length) return server;
+  if (!deps.config.noUi) registerViews(server, () => !deps.config.readOnly && (!deps.login?.login || canWrite(deps.login.login)));
   registerChangelogResource(server, {
     client: deps.client,
     redact,

@@ -21,6 +21,7 @@ const SAMPLES: Record<Key, [string, unknown]> = {
   readOnly: ['yes', true],
   pii: ['pseudonymous', 'pseudonymous'],
   piiKey: ['sample-key', 'sample-key'],
+  noUi: ['on', true],
   logLevel: ['debug', 'debug'],
   confirmWrites: ['never', 'never'],
   auditLog: ['/tmp/audit.jsonl', '/tmp/audit.jsonl'],
