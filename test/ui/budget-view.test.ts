@@ -1,0 +1,90 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/browser.js';
+import { showInHost } from '../helpers/apps-host.js';
+import { harness, truth, type Harness } from '../helpers/mcp.js';
+
+const CREDITS = 'BUDGET_RESOURCE_CREDITS_CONSUMED';
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(() => browser?.close());
+
+/** A server whose client confirms writes (as a person clicking "yes" in the host would), with two overrides set. */
+async function withOverrides(config: Record<string, unknown> = {}): Promise<{ h: Harness; people: string[] }> {
+  const h = await harness({
+    sim: { users: 80 },
+    config,
+    capabilities: { elicitation: { form: {} } },
+    setup: (client) =>
+      client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { confirm: true } })),
+  });
+  const people = h.sim.state.org.identities
+    .filter((i) => i.kind === 'user' && i.leaveDay === Infinity)
+    .slice(0, 2)
+    .map((i) => i.id);
+  await truth(
+    h.sim,
+    'set-user-budget-overrides',
+    {},
+    {
+      overrides: people.map((user_email, i) => ({
+        user_email,
+        resource: CREDITS,
+        period: 'BUDGET_PERIOD_MONTHLY',
+        config: { limit: String(1000 * (i + 1)) },
+      })),
+    },
+  );
+  return { h, people };
+}
+
+describe('the budget view, in a real MCP Apps host', () => {
+  it('shows each override with its use, previews an edit as a dry run, then applies it through the host', async () => {
+    const { h, people } = await withOverrides();
+    const shown = await showInHost(browser, h.mcp, 'get_budget_status', {});
+    try {
+      const rows = shown.result.structuredContent.rows as Array<{ user: string; used: string; limit: string }>;
+      await expect.poll(() => shown.view.locator('tbody tr').count()).toBe(rows.length);
+      const first = shown.view.locator('tbody tr').first();
+      const cells = await first.locator('td').allTextContents();
+      expect(cells.slice(0, 4)).toEqual([rows[0]!.user, expect.any(String), rows[0]!.used, rows[0]!.limit]);
+
+      const target = rows.findIndex((r) => r.user === people[0]);
+      await shown.view.getByLabel(`New limit for ${people[0]}`).fill('4321');
+      await shown.view.getByRole('button', { name: 'Preview changes' }).click();
+      await expect.poll(() => shown.view.locator('.diff').textContent()).toContain(`${people[0]}: 1000 → 4321`);
+      const before = h.sim.requests().filter((r) => r.path.endsWith('set-user-budget-overrides')).length;
+      expect(target).toBeGreaterThanOrEqual(0);
+      await shown.screenshot('budget-preview');
+
+      await shown.view.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => shown.view.locator('[role="status"]').textContent()).not.toMatch(/Applying/);
+      const writes = h.sim
+        .requests()
+        .filter((r) => r.path.endsWith('set-user-budget-overrides'))
+        .slice(before);
+      expect(writes.map((w) => w.status)).toEqual([200]);
+      expect(JSON.stringify(writes[0]!.body)).toContain('"limit":"4321"');
+      expect(shown.calls.map((c) => c.arguments?.dry_run)).toEqual([true, false]);
+      await shown.screenshot('budget-applied');
+    } finally {
+      await shown.page.close();
+      await h.close();
+    }
+  });
+
+  it('a read-only server shows the view without editing controls', async () => {
+    const { h } = await withOverrides({ readOnly: true });
+    const shown = await showInHost(browser, h.mcp, 'get_budget_overrides', {});
+    try {
+      await expect.poll(() => shown.view.locator('tbody tr').count()).toBeGreaterThan(0);
+      expect(await shown.view.locator('input, button').count()).toBe(0);
+      expect(await shown.view.locator('main').textContent()).toContain('Read-only');
+    } finally {
+      await shown.page.close();
+      await h.close();
+    }
+  });
+});
