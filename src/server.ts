@@ -72,20 +72,14 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
   const gated: RegisteredTool[] = [];
   for (const def of only.length ? only : tools) {
     const view = deps.config.noUi ? undefined : viewOfTool(def.name);
-    const registered = registerAppTool(
-      server,
-      def.name,
-      {
-        title: def.title,
-        description: def.description,
-        ...schemasOf(def),
-        annotations: def.annotations,
-        // Hosts that render MCP Apps show the answer in this view; others ignore it and read the same answer.
-        _meta: view ? { ui: { resourceUri: view.uri } } : {},
-      },
-      // Arguments are checked inside the handler, so a bad one gets our words through the one error funnel.
-      (args: unknown, ctx: ServerContext) => runTool(server, withCheckedArgs(def), args, ctx, deps, directory, redact),
-    );
+    const config = { title: def.title, description: def.description, ...schemasOf(def), annotations: def.annotations };
+    // Arguments are checked inside the handler, so a bad one gets our words through the one error funnel.
+    const handler = (args: unknown, ctx: ServerContext) =>
+      runTool(server, withCheckedArgs(def), args, ctx, deps, directory, redact);
+    // Hosts that render MCP Apps show the answer in its view; others ignore the link and read the same answer.
+    const registered = view
+      ? registerAppTool(server, def.name, { ...config, _meta: { ui: { resourceUri: view.uri } } }, handler)
+      : server.registerTool(def.name, config, handler);
     if (def.writes && deps.login) gated.push(registered);
   }
   if (deps.login) gateOnScopes(server, deps.login, gated);

@@ -20,8 +20,9 @@ describe('the usage view, rendered by a real MCP Apps host from a real tool answ
     const shown = await showInHost(browser, h.mcp, 'get_active_user_counts', { range: 'last_30_days' });
     try {
       const days = shown.result.structuredContent.days as Array<{ date: string; user_count: number }>;
-      await expect.poll(() => shown.view.locator('tbody tr').count()).toBe(days.length);
-      const cells = await shown.view.locator('tbody tr td:nth-child(2), tbody tr td:nth-child(3)').allTextContents();
+      const daily = shown.view.locator('tbody tr', { hasText: 'User count by day' });
+      await expect.poll(() => daily.count()).toBe(days.length);
+      const cells = await daily.locator('td:nth-child(2), td:nth-child(3)').allTextContents();
       expect(cells).toEqual(days.flatMap((d) => [d.date, String(d.user_count)]));
       const chart = shown.view.locator('svg[role="img"]').first();
       expect(await chart.getAttribute('aria-label')).toContain(`${days[0]!.user_count} on ${days[0]!.date}`);
@@ -54,8 +55,70 @@ describe('the usage view, rendered by a real MCP Apps host from a real tool answ
     );
     try {
       await expect.poll(() => shown.view.locator('tbody tr').count()).toBeGreaterThan(0);
-      const background = await shown.view.locator('body').evaluate((b) => getComputedStyle(b).backgroundColor);
+      const background = await shown.view
+        .locator('body')
+        .evaluate((b) => (globalThis as any).getComputedStyle(b).backgroundColor);
       expect(background).toBe('rgb(17, 17, 17)');
+    } finally {
+      await shown.page.close();
+    }
+  });
+});
+
+describe('the usage view draws every kind of answer it is linked to', () => {
+  it('cost by resource as a split whose labels and amounts are the rows, exactly', async () => {
+    const shown = await showInHost(browser, h.mcp, 'get_cost_analytics', {
+      range: 'last_7_days',
+      group_by: ['resource'],
+    });
+    try {
+      const rows = shown.result.structuredContent.rows as Array<{
+        resource: string;
+        resource_type: string;
+        cost: Record<string, string>;
+      }>;
+      await expect.poll(() => shown.view.locator('tbody tr').count()).toBe(rows.length);
+      const table = await shown.view
+        .locator('tbody tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].slice(1).map((td) => td.textContent)));
+      expect(table).toEqual(rows.map((r) => [`${r.resource} · ${r.resource_type}`, r.cost.billed_amount_usd]));
+      expect(await shown.view.locator('figcaption').first().textContent()).toBe(
+        'Billed amount usd by resource, resource type',
+      );
+      await shown.screenshot('usage-cost-by-resource');
+    } finally {
+      await shown.page.close();
+    }
+  });
+
+  it('per-person activity as a ranking by the sort key, top ten, values as given', async () => {
+    const shown = await showInHost(browser, h.mcp, 'get_user_activity', { range: 'last_30_days', limit: 25 });
+    try {
+      const { rows, sort_by } = shown.result.structuredContent as {
+        rows: Array<{ user: string; values: Record<string, number> }>;
+        sort_by: string;
+      };
+      const top = [...rows].sort((a, b) => b.values[sort_by]! - a.values[sort_by]!).slice(0, 10);
+      await expect.poll(() => shown.view.locator('tbody tr').count()).toBe(top.length);
+      const labels = await shown.view.locator('svg[role="img"] .label').allTextContents();
+      expect(labels).toEqual(top.map((r) => r.user));
+      const values = await shown.view.locator('svg[role="img"] .value').allTextContents();
+      expect(values).toEqual(top.map((r) => String(r.values[sort_by])));
+      await shown.screenshot('usage-activity');
+    } finally {
+      await shown.page.close();
+    }
+  });
+
+  it('the overview: every value the view shows is one the answer holds', async () => {
+    const shown = await showInHost(browser, h.mcp, 'get_usage_overview', { range: 'last_30_days' });
+    try {
+      await expect.poll(() => shown.view.locator('tbody tr').count()).toBeGreaterThan(5);
+      expect(await shown.view.locator('figure').count()).toBeGreaterThanOrEqual(3);
+      const answer = JSON.stringify(shown.result.structuredContent);
+      const values = await shown.view.locator('tbody td:nth-child(3)').allTextContents();
+      for (const value of values) expect(answer).toContain(value);
+      await shown.screenshot('usage-overview');
     } finally {
       await shown.page.close();
     }

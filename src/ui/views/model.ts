@@ -44,20 +44,26 @@ function flatten(row: Json): Json {
   return { ...rest, ...cost };
 }
 
-function trendOf(key: string, rows: Json[]): Chart | undefined {
-  const measure = measureOf(rows[0]!, ['date', 'start_date', 'end_date']);
+function trendOf(rows: Json[], preferred?: string): Chart | undefined {
+  const at = (['date', 'week_start', 'start_date'] as const).find((k) => rows[0]![k] !== undefined)!;
+  // One point per day, or no trend: a sum of several rows would be a figure the answer never stated.
+  if (new Set(rows.map((r) => r[at])).size !== rows.length) return undefined;
+  const measure = preferredOr(rows, preferred, ['date', 'week_start', 'start_date', 'end_date']);
   if (!measure) return undefined;
-  const at = rows[0]!.date !== undefined ? 'date' : 'start_date';
   return {
     kind: 'trend',
-    title: `${words(measure)} by day`,
+    title: `${words(measure)} by ${at === 'week_start' ? 'week' : 'day'}`,
     marks: rows.map((r) => ({ label: String(r[at]), value: Number(r[measure]), shown: String(r[measure]) })),
   };
 }
 
+/** The tool's own sort key when every row has it, else the first amount. */
+function preferredOr(rows: Json[], preferred: string | undefined, skip: string[]): string | undefined {
+  return preferred && rows.every((r) => isAmount(r[preferred])) ? preferred : measureOf(rows[0]!, skip);
+}
+
 function rankingOf(rows: Json[], preferred?: string): Chart | undefined {
-  const measure =
-    preferred && rows.every((r) => isAmount(r[preferred])) ? preferred : measureOf(rows[0]!, ['user', 'kind']);
+  const measure = preferredOr(rows, preferred, ['user', 'kind']);
   if (!measure) return undefined;
   const ranked = [...rows].sort((a, b) => Number(b[measure]) - Number(a[measure])).slice(0, RANKED);
   return {
@@ -72,14 +78,35 @@ function rankingOf(rows: Json[], preferred?: string): Chart | undefined {
   };
 }
 
-function splitOf(key: string, amounts: Json): Chart | undefined {
-  const entries = Object.entries(amounts).filter(([, v]) => isAmount(v));
-  if (entries.length < 2 || entries.length !== Object.keys(amounts).length) return undefined;
+/** Rows of groups (a resource, a product…): a split of the tool's measure between them. */
+function groupSplitOf(rows: Json[], preferred?: string): Chart | undefined {
+  const skip = ['start_date', 'end_date', 'date', 'kind'];
+  const names = Object.keys(rows[0]!).filter(
+    (k) => !skip.includes(k) && typeof rows[0]![k] === 'string' && !isAmount(rows[0]![k]),
+  );
+  const measure = preferredOr(rows, preferred, [...skip, ...names]);
+  if (!measure || names.length === 0 || rows.length < 2) return undefined;
   return {
     kind: 'split',
-    title: words(key),
-    marks: entries.map(([label, v]) => ({ label, value: Number(v), shown: String(v) })),
+    title: `${words(measure)} by ${names.map((n) => words(n).toLowerCase()).join(', ')}`,
+    marks: rows.map((r) => ({
+      label: names.map((n) => String(r[n] ?? '')).join(' · '),
+      value: Number(r[measure]),
+      shown: String(r[measure]),
+    })),
   };
+}
+
+function splitOf(key: string, amounts: Json): Chart | undefined {
+  // Only a map of one measure by name (by_model…): totals of different measures are not parts of a whole.
+  if (!/(^|_)by_/.test(key)) return undefined;
+  const entries = Object.entries(amounts).filter(([, v]) => isAmount(v));
+  if (entries.length < 2 || entries.length !== Object.keys(amounts).length) return undefined;
+  const marks = entries.map(([label, v]) => ({ label, value: Number(v), shown: String(v) }));
+  // People per editor or language overlap (one person uses several), so they are bars, never parts of a whole.
+  if (/editor|language/.test(key))
+    return { kind: 'ranking', title: `${words(key)} (one person can use several)`, marks };
+  return { kind: 'split', title: words(key), marks };
 }
 
 /** Walks the answer for the shapes it can draw: arrays of dated rows, arrays of per-identity rows, maps of amounts. */
@@ -87,16 +114,17 @@ function chartsIn(value: Json, path: string[], out: Chart[], sortBy?: string): v
   for (const [key, child] of Object.entries(value)) {
     if (['freshness', 'pending', 'counts'].includes(key)) continue;
     if (Array.isArray(child) && child.length > 0 && child.every(isObject)) {
-      const rows = child.map(flatten);
-      const chart =
-        rows[0]!.date !== undefined || (rows[0]!.start_date !== undefined && rows[0]!.user === undefined)
-          ? trendOf(key, rows)
-          : rows[0]!.user !== undefined
-            ? rankingOf(
-                rows.map((r) => (isObject(r.values) ? { ...r, ...r.values } : r)),
-                sortBy,
-              )
-            : undefined;
+      const rows = child.map(flatten).map((r) => (isObject(r.values) ? { ...r, ...r.values } : r));
+      // Daily rows: a `date`, or a cost row whose period is one day.
+      const dated =
+        rows[0]!.date !== undefined ||
+        rows[0]!.week_start !== undefined ||
+        (rows[0]!.start_date !== undefined && rows[0]!.start_date === rows[0]!.end_date);
+      const chart = dated
+        ? trendOf(rows, sortBy)
+        : rows[0]!.user !== undefined
+          ? rankingOf(rows, sortBy)
+          : groupSplitOf(rows, sortBy);
       if (chart) out.push(chart);
     } else if (isObject(child)) {
       const split = splitOf(key, child);

@@ -71,7 +71,7 @@ function ranking(chart: Chart): SVGElement {
 }
 
 function split(chart: Chart): SVGElement {
-  const root = frame(chart, 36 + Math.ceil(chart.marks.length / 3) * 20);
+  const root = frame(chart, 36 + Math.ceil(chart.marks.length / 2) * 20);
   const total = chart.marks.reduce((sum, m) => sum + Math.max(0, m.value), 0) || 1;
   let x = 0;
   chart.marks.forEach((m, i) => {
@@ -80,10 +80,10 @@ function split(chart: Chart): SVGElement {
     part.append(svg('title', {}, `${m.label}: ${m.shown}`));
     root.append(part);
     x += width;
-    const col = i % 3;
-    const line = Math.floor(i / 3);
-    root.append(svg('rect', { x: col * 214, y: 30 + line * 20, width: 10, height: 10, class: `part part-${i % 6}` }));
-    root.append(svg('text', { x: col * 214 + 14, y: 39 + line * 20, class: 'label' }, `${m.label} ${m.shown}`));
+    const col = i % 2;
+    const line = Math.floor(i / 2);
+    root.append(svg('rect', { x: col * 320, y: 30 + line * 20, width: 10, height: 10, class: `part part-${i % 6}` }));
+    root.append(svg('text', { x: col * 320 + 14, y: 39 + line * 20, class: 'label' }, `${m.label} ${m.shown}`));
   });
   return root;
 }
