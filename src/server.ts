@@ -84,7 +84,8 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
   }
   if (deps.login) gateOnScopes(server, deps.login, gated);
   if (only.length) return server;
-  if (!deps.config.noUi) registerViews(server, () => !deps.config.readOnly && (!deps.login?.login || canWrite(deps.login.login)));
+  if (!deps.config.noUi)
+    registerViews(server, () => !deps.config.readOnly && (!deps.login?.login || canWrite(deps.login.login)));
   registerChangelogResource(server, {
     client: deps.client,
     redact,

@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { configSchema } from './config.js';
-import { createRuntime } from './main.js';
+import { createRuntime } from './runtime.js';
 import { createServer } from './server.js';
 import type { Organization } from './simulator/organization.js';
 
@@ -11,7 +11,7 @@ const QUESTIONS: Array<[string, string, Record<string, unknown>]> = [
   ['How did daily active users develop over 90 days?', 'get_active_user_counts', { range: 'last_90_days' }],
   ['What did each model cost last month?', 'get_cost_analytics', { range: 'previous_month', group_by: ['resource'] }],
   ['Which editors were most used yesterday?', 'get_editor_language_activity', { group_by: 'editor' }],
-  ['Which budget overrides are set?', 'get_budget_overrides', { limit: 10 }],
+  ['Who is about to hit their budget this month?', 'get_budget_status', { limit: 5 }],
 ];
 
 /** Who the simulator holds: its users (former members among them) and service accounts. */

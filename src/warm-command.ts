@@ -1,7 +1,7 @@
 import { UsageError, helpPointer } from './cli-options.js';
 import { loadConfig } from './config.js';
 import { secretScrubber } from './logger.js';
-import { createRuntime } from './main.js';
+import { createRuntime } from './runtime.js';
 import { DEFAULT_WARM_LIST, WARM_KINDS, parseWarmList } from './warm-list.js';
 import { itemLine, warmUp } from './warm.js';
 import { NAMED_RANGES } from './upstream/dates.js';

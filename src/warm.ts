@@ -1,4 +1,4 @@
-import type { Runtime } from './main.js';
+import type { Runtime } from './runtime.js';
 import { backgroundListings } from './upstream/background-listings.js';
 import { connectRedis, type SharedRedis } from './upstream/redis-connection.js';
 import { WarmLock } from './warm-lock.js';

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newApiKey, writeKeysFile } from '../src/auth/api-keys.js';
 import { loadConfig } from '../src/config.js';
-import { startHttp, tenantRuntimes, type Runtime } from '../src/main.js';
+import { startHttp, tenantRuntimes } from '../src/main.js';
+import type { Runtime } from '../src/runtime.js';
 import { startSimulator, type Simulator } from '../src/simulator/index.js';
 
 let acme: Simulator;

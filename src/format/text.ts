@@ -9,10 +9,11 @@ export function table(columns: string[], rows: Cell[][]): string {
   return [line(columns), ...rows.map(line)].join('\n');
 }
 
-/** Thousands separators for integers, so 1234567 reads as 1,234,567 (exact values stay in structured content). */
+/** Thousands separators for integers and decimal strings, so 1234567.5 reads as 1,234,567.5 (exact values stay in structured content). */
 export function int(n: number | string): string {
   const text = String(n);
-  return /^-?\d+$/.test(text) ? text.replace(/\B(?=(\d{3})+(?!\d))/g, ',') : text;
+  const m = /^(-?\d+)(\.\d+)?$/.exec(text);
+  return m ? m[1]!.replace(/\B(?=(\d{3})+(?!\d))/g, ',') + (m[2] ?? '') : text;
 }
 
 /** A USD decimal string rounded half-up to cents for reading, e.g. "1234.5678" → "$1,234.57". */

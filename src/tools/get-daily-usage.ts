@@ -2,58 +2,62 @@ import { z } from 'zod';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
 import { int, table } from '../format/text.js';
 import { dailyUsage } from '../upstream/endpoints/daily-usage.js';
+import { comparable } from './comparable.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { listAll } from './listing.js';
 import { metricsInput, rangeArg, rangeInputs } from './inputs.js';
 import { DEFAULT_METRICS, metricValues, pickMetrics, sumMetrics } from './metrics.js';
 
-export const getDailyUsage = defineTool({
-  name: 'get_daily_usage',
-  title: 'Daily usage totals',
-  description:
-    'Organization-wide usage per UTC day (messages, tool calls, lines of code, completions, agent activity; choose with `metrics`) and totals. ' +
-    'Default: the 7 days ending yesterday. A day arrives ~02:00 UTC the next day; 2 years of history; ranges over 90 days are split.',
-  input: z.strictObject({ ...rangeInputs, metrics: metricsInput }),
-  output: z.object({
-    start_date: z.string(),
-    end_date: z.string(),
-    metrics: z.array(z.string()),
-    days: z.array(z.object({ date: z.string(), values: metricValues })),
-    totals: metricValues,
-    days_with_activity: z.number().int(),
-    freshness: freshnessSchema,
+export const getDailyUsage = comparable(
+  defineTool({
+    name: 'get_daily_usage',
+    title: 'Daily usage totals',
+    description:
+      'Organization-wide usage per UTC day (messages, tool calls, lines of code, completions, agent activity; choose with `metrics`) and totals. ' +
+      'Default: the 7 days ending yesterday. A day arrives ~02:00 UTC the next day; 2 years of history; ranges over 90 days are split.',
+    input: z.strictObject({ ...rangeInputs, metrics: metricsInput }),
+    output: z.object({
+      start_date: z.string(),
+      end_date: z.string(),
+      metrics: z.array(z.string()),
+      days: z.array(z.object({ date: z.string(), values: metricValues })),
+      totals: metricValues,
+      days_with_activity: z.number().int(),
+      freshness: freshnessSchema,
+    }),
+    annotations: READ_ONLY,
+    async run(args, ctx) {
+      const answer = await listAll(ctx, dailyUsage, rangeArg(args));
+      const fields = args.metrics ?? DEFAULT_METRICS;
+      const days = answer.data.map((d) => ({ date: d.date, values: pickMetrics(d.metrics, fields) }));
+      return {
+        start_date: answer.start_date,
+        end_date: answer.end_date,
+        metrics: fields,
+        days,
+        totals: sumMetrics(days, fields),
+        days_with_activity: days.length,
+        freshness: freshnessOut(answer.freshness, answer.end_date),
+      };
+    },
+    text(out) {
+      // Zero-valued noise is left out: a metric that is zero on every day gets no column.
+      const shown = out.metrics.filter((m) => out.totals[m] !== 0);
+      const lines = [
+        `Daily usage ${out.start_date}..${out.end_date}, ${out.days_with_activity} days with activity. Totals: ${shown.map((m) => `${m} ${int(out.totals[m]!)}`).join(', ') || 'no activity'}.`,
+      ];
+      const zero = out.metrics.filter((m) => out.totals[m] === 0);
+      if (zero.length) lines.push(`All zero: ${zero.join(', ')}.`);
+      if (out.days.length && shown.length)
+        lines.push(
+          table(
+            ['date', ...shown],
+            out.days.map((d) => [d.date, ...shown.map((m) => d.values[m])]),
+          ),
+        );
+      lines.push(freshnessLine(out.freshness));
+      return lines.join('\n');
+    },
   }),
-  annotations: READ_ONLY,
-  async run(args, ctx) {
-    const answer = await listAll(ctx, dailyUsage, rangeArg(args));
-    const fields = args.metrics ?? DEFAULT_METRICS;
-    const days = answer.data.map((d) => ({ date: d.date, values: pickMetrics(d.metrics, fields) }));
-    return {
-      start_date: answer.start_date,
-      end_date: answer.end_date,
-      metrics: fields,
-      days,
-      totals: sumMetrics(days, fields),
-      days_with_activity: days.length,
-      freshness: freshnessOut(answer.freshness, answer.end_date),
-    };
-  },
-  text(out) {
-    // Zero-valued noise is left out: a metric that is zero on every day gets no column.
-    const shown = out.metrics.filter((m) => out.totals[m] !== 0);
-    const lines = [
-      `Daily usage ${out.start_date}..${out.end_date}, ${out.days_with_activity} days with activity. Totals: ${shown.map((m) => `${m} ${int(out.totals[m]!)}`).join(', ') || 'no activity'}.`,
-    ];
-    const zero = out.metrics.filter((m) => out.totals[m] === 0);
-    if (zero.length) lines.push(`All zero: ${zero.join(', ')}.`);
-    if (out.days.length && shown.length)
-      lines.push(
-        table(
-          ['date', ...shown],
-          out.days.map((d) => [d.date, ...shown.map((m) => d.values[m])]),
-        ),
-      );
-    lines.push(freshnessLine(out.freshness));
-    return lines.join('\n');
-  },
-});
+  { figures: (o) => o.metrics.map((m) => ({ name: m, value: o.totals[m]!, kind: 'sum' })) },
+);

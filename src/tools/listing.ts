@@ -71,16 +71,18 @@ export async function listRows<E extends AnyListing>(
 /**
  * Every page of a listing within the call's answer budget. Past it, throws AnswerPending (the server
  * answers `complete: false` with when to ask again) while the walk goes on in the background; a call
- * with the same question meanwhile joins that walk.
+ * with the same question meanwhile joins that walk. `withinMs`: what is left of the budget, for a
+ * listing that starts after another one ended.
  */
 export async function listAll<E extends AnyListing>(
   ctx: ToolContext,
   listing: E,
   args: ListArgs<E>,
+  withinMs = answerWithinMs(ctx.config),
 ): Promise<Answer<ReturnType<E['items']>>> {
   const waited = await backgroundListings(ctx.client).list(listing, args, {
     signal: ctx.signal,
-    answerWithinMs: answerWithinMs(ctx.config),
+    answerWithinMs: Math.max(0, withinMs),
     onStatus: ctx.progress,
   });
   if (!waited.complete) throw new AnswerPending(waited.status);

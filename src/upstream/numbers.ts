@@ -64,3 +64,42 @@ export function sumCounts(values: Iterable<BigCount>): BigCount {
   for (const v of values) total += toBigInt(v);
   return fromBigInt(total);
 }
+
+function align(a: Fixed, b: Fixed): [bigint, bigint, number] {
+  const scale = Math.max(a.scale, b.scale);
+  return [a.units * 10n ** BigInt(scale - a.scale), b.units * 10n ** BigInt(scale - b.scale), scale];
+}
+
+/**
+ * value × num / den, exactly, then rounded half up to `places` decimals (default: the value's own, which
+ * is exact when den is 1): "10" × 31 / 20 to 0 places = "16".
+ */
+export function scaleDecimal(value: string, num: bigint, den: bigint, places?: number): string {
+  const v = parseDecimal(value);
+  places ??= v.scale;
+  const numerator = v.units * num * 10n ** BigInt(places);
+  const denominator = den * 10n ** BigInt(v.scale);
+  const negative = numerator < 0n !== denominator < 0n;
+  const [n, d] = [numerator < 0n ? -numerator : numerator, denominator < 0n ? -denominator : denominator];
+  const units = (2n * n + d) / (2n * d);
+  return format({ units: negative ? -units : units, scale: places });
+}
+
+/** The smallest integer k with k × b ≥ a, for b > 0. */
+export function ceilRatio(a: string, b: string): bigint {
+  const [x, y] = align(parseDecimal(a), parseDecimal(b));
+  if (y <= 0n) throw new Error('ceilRatio needs a positive divisor');
+  return x <= 0n ? -(-x / y) : (x + y - 1n) / y;
+}
+
+/** a − b, exactly. */
+export function subtractDecimals(a: string, b: string): string {
+  const [x, y, scale] = align(parseDecimal(a), parseDecimal(b));
+  return format({ units: x - y, scale });
+}
+
+/** a / b rounded half up to `places` decimals; null when b is zero. */
+export function divideDecimals(a: string, b: string, places: number): string | null {
+  const [x, y] = align(parseDecimal(a), parseDecimal(b));
+  return y === 0n ? null : scaleDecimal(x.toString(), 1n, y, places);
+}

@@ -13,9 +13,17 @@ const QUESTIONS: Array<[string, string, Record<string, unknown>]> = [
   ['cost by model, last month', 'get_cost_analytics', { range: 'previous_month', group_by: ['resource'] }],
   ['most active editors yesterday', 'get_editor_language_activity', { group_by: 'editor' }],
   ['current overrides', 'get_budget_overrides', {}],
+  ['who is about to hit their budget', 'get_budget_status', {}],
+  ['how are we doing, last 30 days', 'get_usage_overview', {}],
+  ['one service account, last 30 days', 'get_user_profile', { user: 'ci-pipeline' }],
+  [
+    'credits vs previous 30 days',
+    'get_credit_usage',
+    { range: 'last_30_days', limit: 10, compare_to: 'previous_period' },
+  ],
 ];
 
-/** For five typical questions: the bytes of text we return against the raw upstream JSON needed to answer them. */
+/** For typical questions: the bytes of text we return against the raw upstream JSON needed to answer them. */
 export async function benchAnswerSizes(print: (line: string) => void): Promise<void> {
   const sim = await startSimulator({ users: 800, now: '2026-11-21T10:00:00Z', rateLimit: false, token: 'bench' });
   const config = configSchema.parse({ token: 'bench', baseUrl: sim.url, logLevel: 'error' });

@@ -1,6 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOLS } from '../../src/tools/index.js';
 import { startHttpBinary } from '../helpers/http-binary.js';
 
 let child: ChildProcess;
@@ -17,7 +18,7 @@ describe('--http', () => {
       const client = new Client({ name: 'http-e2e', version: '1.0.0' }, { versionNegotiation: { mode } });
       await client.connect(new StreamableHTTPClientTransport(new URL(url)));
       try {
-        expect((await client.listTools()).tools).toHaveLength(10);
+        expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
         const r = await client.callTool({ name: 'get_changelog', arguments: { client: 'models' } });
         expect(r.isError).toBeFalsy();
       } finally {

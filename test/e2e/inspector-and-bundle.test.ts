@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
+import { TOOLS } from '../../src/tools/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'dist/cli.js');
@@ -26,7 +27,7 @@ describe('a 2025-era client: MCP Inspector CLI 0.18 over stdio', () => {
     expect(run.status, run.stderr).toBe(0);
     const names = JSON.parse(run.stdout).tools.map((t: { name: string }) => t.name);
     expect(names).toContain('get_credit_usage');
-    expect(names).toHaveLength(10);
+    expect(names).toHaveLength(TOOLS.length);
   });
 
   it('calls a tool', () => {
@@ -68,7 +69,7 @@ describe('manifest.json and the MCPB bundle', () => {
         }),
       );
       try {
-        expect((await client.listTools()).tools).toHaveLength(10);
+        expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
       } finally {
         await client.close();
       }

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TOOLS } from '../../src/tools/index.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -55,7 +56,7 @@ describe('the built binary over stdio', () => {
       try {
         expect(client.getNegotiatedProtocolVersion()).toBe(mode === 'auto' ? '2026-07-28' : '2025-11-25');
         const { tools } = await client.listTools();
-        expect(tools).toHaveLength(10);
+        expect(tools).toHaveLength(TOOLS.length);
         const r = await client.callTool({ name: 'get_active_user_counts', arguments: { range: 'last_30_days' } });
         expect(r.isError).toBeFalsy();
         expect((r.content as Array<{ text: string }>)[0]!.text).toMatch(/Daily active users/);
@@ -119,7 +120,7 @@ describe('the built binary over stdio', () => {
             ),
           },
         });
-        expect(listed!.result.tools).toHaveLength(10);
+        expect(listed!.result.tools).toHaveLength(TOOLS.length);
       } finally {
         server.child.kill();
       }

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { TOOLS } from '../../src/tools/index.js';
 
 const CLI = realpathSync(fileURLToPath(new URL('../../dist/cli.js', import.meta.url)));
 
@@ -20,6 +21,11 @@ describe('the demo tour (npm run demo)', () => {
     );
   });
 
+  it('asks who is about to hit their budget, and answers with statuses', () => {
+    expect(tour.stdout).toMatch(/> Who is about to hit their budget this month\?\n  get_budget_status/);
+    expect(tour.stdout).toMatch(/Budgets \(credits, monthly\), month to date/);
+  });
+
   it('closes with a command that works from the clone, not an unpublished npx package', async () => {
     expect(tour.stdout).not.toMatch(/npx -y/);
     const printed = /claude mcp add org-analytics -- (node \S+ --demo)/.exec(tour.stdout)?.[1];
@@ -30,7 +36,7 @@ describe('the demo tour (npm run demo)', () => {
       new StdioClientTransport({ command: process.execPath, args: [script!, ...args], stderr: 'pipe' }),
     );
     try {
-      expect((await client.listTools()).tools).toHaveLength(10);
+      expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
     } finally {
       await client.close();
     }

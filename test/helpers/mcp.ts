@@ -7,7 +7,7 @@ import { createLogger } from '../../src/logger.js';
 import { Pseudonymizer } from '../../src/pii.js';
 import { createServer, type ServerDeps } from '../../src/server.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
-import type { AnalyticsClient } from '../../src/upstream/client.js';
+import type { AnalyticsClient, ClientOptions } from '../../src/upstream/client.js';
 import { clientFor } from './client.js';
 import { NOW } from './sim.js';
 
@@ -43,6 +43,8 @@ export interface HarnessOptions {
    */
   era?: 'legacy' | 'modern' | 'legacy-http';
   setup?: (client: Client) => void;
+  /** The upstream client's options, e.g. `limits` to pace it like the real API. */
+  client?: Partial<ClientOptions>;
 }
 
 /** A real MCP client talking to createServer() in process, with the simulator behind it over real HTTP. */
@@ -63,7 +65,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     (t) => pii.text(t),
     (line) => logs.push(line),
   );
-  const upstream = clientFor(sim, { token: config.token! });
+  const upstream = clientFor(sim, { token: config.token!, ...options.client });
   const audit: AuditLine[] = [];
   const auditLines: AuditLine[] = [];
   const auditSink = createAuditSink(pii, config.auditLog, (text) => {

@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { InMemoryTransport, createMcpHandler } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config.js';
-import { createRuntime, type Runtime } from '../../src/main.js';
+import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { createServer } from '../../src/server.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { configHome } from '../helpers/login.js';

@@ -21,7 +21,10 @@ const logged = (message: string) =>
 describe('the changelog resource', () => {
   it('lists changelog://all/0 and the template', async () => {
     const { resources } = await h.mcp.listResources();
-    expect(resources).toEqual([expect.objectContaining({ uri: 'changelog://all/0', mimeType: 'application/json' })]);
+    // The MCP Apps views are resources too (ui://); see test/ui/.
+    expect(resources.filter((r) => !r.uri.startsWith('ui://'))).toEqual([
+      expect.objectContaining({ uri: 'changelog://all/0', mimeType: 'application/json' }),
+    ]);
     const { resourceTemplates } = await h.mcp.listResourceTemplates();
     expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['changelog://{client}/{page}']);
   });

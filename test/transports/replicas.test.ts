@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { createRuntime, startHttp, type Runtime } from '../../src/main.js';
+import { startHttp } from '../../src/main.js';
+import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { requestsTo } from '../helpers/client.js';
 

@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { UserInputError } from '../errors.js';
+import { commonDomain, int, shortId } from '../format/text.js';
+import { divideDecimals } from '../upstream/numbers.js';
+import { formatDay, minusYears, parseIsoDay } from '../util/utc-date.js';
+import { date } from './inputs.js';
+import { change } from './periods.js';
+import { identityKey, type IdentityRef } from '../upstream/merge.js';
+import { identityOf, identityOut } from './rows.js';
+
+export const compareToInput = z
+  .union([z.enum(['previous_period', 'previous_year']), z.strictObject({ start_date: date, end_date: date })])
+  .optional()
+  .describe('also this period, with changes');
+export type CompareTo = z.output<typeof compareToInput>;
+
+const moverOut = z.object({ ...identityOut, current: z.number(), previous: z.number(), change: z.number() });
+export const comparisonOut = z.object({
+  start_date: z.string(),
+  end_date: z.string(),
+  days: z.number().int(),
+  current_days: z.number().int(),
+  basis: z.enum(['totals', 'per_day']).describe('per_day when the periods differ in length'),
+  metrics: z.array(
+    z.object({
+      name: z.string(),
+      current: z.string(),
+      previous: z.string(),
+      absolute: z.string(),
+      percent: z.number().nullable(),
+    }),
+  ),
+  movers: z.object({ by: z.string(), rose: z.array(moverOut), fell: z.array(moverOut) }).optional(),
+});
+export type Comparison = z.output<typeof comparisonOut>;
+
+/** A figure to compare: a sum (normalised per day when the periods differ in length) or a level (an average, a count). */
+export type Figure = { name: string; value: number | string; kind: 'sum' | 'level' };
+
+/** The days to compare with: the same length just before, the same dates a year before, or the ones given. */
+export function otherPeriod(to: NonNullable<CompareTo>, start: string, end: string) {
+  const [s, e] = [parseIsoDay(start)!, parseIsoDay(end)!];
+  const range =
+    to === 'previous_period'
+      ? { start: s - (e - s + 1), end: s - 1 }
+      : to === 'previous_year'
+        ? { start: minusYears(s, 1), end: minusYears(e, 1) }
+        : { start: parseIsoDay(to.start_date), end: parseIsoDay(to.end_date) };
+  if (range.start === undefined || range.end === undefined || range.start > range.end)
+    throw new UserInputError('compare_to needs start_date on or before end_date, as YYYY-MM-DD.');
+  return { start_date: formatDay(range.start), end_date: formatDay(range.end) };
+}
+
+const days = (p: { start_date: string; end_date: string }) => parseIsoDay(p.end_date)! - parseIsoDay(p.start_date)! + 1;
+
+/** The figures of both periods side by side; sums per day when the lengths differ, so that they compare. */
+export function comparison(
+  current: { start_date: string; end_date: string; figures: Figure[] },
+  previous: { start_date: string; end_date: string; figures: Figure[] },
+): Comparison {
+  const [n, m] = [days(current), days(previous)];
+  const basis = n === m ? 'totals' : 'per_day';
+  const value = (f: Figure, d: number) =>
+    basis === 'per_day' && f.kind === 'sum' ? divideDecimals(String(f.value), String(d), 2)! : String(f.value);
+  const metrics = current.figures.map((f) => {
+    const before = previous.figures.find((p) => p.name === f.name)!;
+    const [a, b] = [value(f, n), value(before, m)];
+    return { name: f.name, current: a, previous: b, ...change(a, b) };
+  });
+  return { start_date: previous.start_date, end_date: previous.end_date, days: m, current_days: n, basis, metrics };
+}
+
+/** Who rose and fell the most between the periods, by one value per identity (per day when the lengths differ). */
+export function movers(by: string, c: Comparison, now: Map<string, Mover>, before: Map<string, Mover>, n = 5) {
+  const scale = (v: number, d: number) => (c.basis === 'per_day' ? Math.round((v / d) * 100) / 100 : v);
+  const rows = [...new Set([...now.keys(), ...before.keys()])].map((key) => {
+    const x = now.get(key);
+    const y = before.get(key);
+    const current = scale(x?.value ?? 0, c.current_days);
+    const previous = scale(y?.value ?? 0, c.days);
+    return { ...(x ?? y)!.id, current, previous, change: Math.round((current - previous) * 100) / 100 };
+  });
+  const order = (sign: number) =>
+    rows
+      .filter((r) => sign * r.change > 0)
+      .sort((a, b) => sign * (b.change - a.change) || (a.user < b.user ? -1 : 1))
+      .slice(0, n);
+  return { by, rose: order(1), fell: order(-1) };
+}
+export interface Mover {
+  id: { user: string; kind: 'user' | 'service_account' };
+  value: number;
+}
+
+/** "vs 2026-09-22..2026-10-21 (totals): total_messages 1,200 → 1,300 (+100, +8.3%)" and the movers. */
+export function comparisonText(c: Comparison): string[] {
+  const sign = (s: string) => (s.startsWith('-') ? s : `+${s}`);
+  const basis = c.basis === 'totals' ? 'totals' : `per day: ${c.current_days} vs ${c.days} days`;
+  const items = c.metrics.map(
+    (m) =>
+      `${m.name} ${int(m.previous)} → ${int(m.current)} (${sign(int(m.absolute))}${m.percent === null ? '' : `, ${m.percent >= 0 ? '+' : ''}${m.percent}%`})`,
+  );
+  const lines = [`vs ${c.start_date}..${c.end_date} (${basis}): ${items.join('; ')}.`];
+  if (c.movers) {
+    const domain = commonDomain([...c.movers.rose, ...c.movers.fell].map((r) => r.user));
+    const list = (rs: NonNullable<Comparison['movers']>['rose']) =>
+      rs.map((r) => `${shortId(r.user, domain)} ${sign(String(r.change))}`).join(', ') || 'none';
+    lines.push(
+      `Movers by ${c.movers.by}${domain ? ` (${domain})` : ''}: rose ${list(c.movers.rose)}; fell ${list(c.movers.fell)}.`,
+    );
+  }
+  return lines;
+}
+
+/** One value per identity, for `movers`. */
+export function moverMap<R extends IdentityRef>(rows: readonly R[], value: (r: R) => number): Map<string, Mover> {
+  return new Map(rows.map((r) => [identityKey(r), { id: identityOf(r), value: value(r) }]));
+}
