@@ -15,6 +15,11 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
   const config = loadConfig(argv, env);
   if (config.transport === 'http' && !isLoopbackHost(config.host) && !config.authIssuer && !config.apiKeysFile)
     throw new ConfigError(nonLoopbackRefusal(config.host));
+  // A login is one person's: every caller of a shared server would act as them, and could replace it.
+  if (config.login && config.transport === 'http' && !isLoopbackHost(config.host))
+    throw new ConfigError(
+      `a login (ANALYTICS_AUTH_URL and ANALYTICS_CLIENT_ID without a token) serves one person: use stdio or a loopback --host, or give a shared server a service-account token (ANALYTICS_API_TOKEN).`,
+    );
   // Checked before anything starts, so that a bad list is a usage error, not a failure at 02:10.
   const warmItems = config.warm ? (await import('./warm-list.js')).warmListOf(config.warmList) : undefined;
   const tenants = config.tenantsFile ? await tenantRuntimes(config, env) : undefined;

@@ -12,7 +12,6 @@ import { identityDirectory, type IdentityDirectory } from './identity-directory.
 import type { Logger } from './logger.js';
 import type { LoginCredential } from './login/login-credential.js';
 import type { ConversationSignIn } from './login/sign-in.js';
-import { canWrite } from './login/stored-login.js';
 import { offerSignIn } from './sign-in-offer.js';
 import { registerViews, viewOfTool } from './ui/views.js';
 import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
@@ -84,8 +83,7 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
   }
   if (deps.login) gateOnScopes(server, deps.login, gated);
   if (only.length) return server;
-  if (!deps.config.noUi)
-    registerViews(server, () => !deps.config.readOnly && (!deps.login?.login || canWrite(deps.login.login)));
+  if (!deps.config.noUi) registerViews(server, () => !deps.config.readOnly && (!deps.login || deps.login.canWrite()));
   registerChangelogResource(server, {
     client: deps.client,
     redact,
@@ -102,7 +100,7 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
  */
 function gateOnScopes(server: McpServer, login: LoginCredential, tools: RegisteredTool[]): void {
   const apply = () => {
-    const allowed = login.login !== undefined && canWrite(login.login);
+    const allowed = login.canWrite();
     for (const tool of tools) {
       if (tool.enabled === allowed) continue;
       if (allowed) tool.enable();

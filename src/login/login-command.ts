@@ -6,6 +6,7 @@ import { openBrowser } from './open-browser.js';
 import { startLoginFlow } from './login-flow.js';
 import type { LoginAccount, StoredLogin } from './stored-login.js';
 import { TokenClient } from './token-client.js';
+import { withRefreshLock } from './refresh-lock.js';
 
 const COMMAND = 'org-analytics-mcp login';
 /** How long `login` waits for the browser to come back. */
@@ -42,7 +43,8 @@ export async function runLoginCommand(command: 'login' | 'logout' | 'status', ar
   const store = new LoginStore(account, options.credentialStore, out.env);
   if (command === 'status') return status(store, out);
   if (command === 'logout') {
-    const removed = await store.remove();
+    // Under the refresh lock: a server refreshing at this moment must not write the login back afterwards.
+    const removed = await withRefreshLock(store.lockPath, () => store.remove());
     out.print(
       removed.length
         ? `Signed out: forgot the login kept in ${removed.map(describeLocation).join(' and ')}. Tokens already issued stay valid upstream until they expire.`
@@ -51,7 +53,7 @@ export async function runLoginCommand(command: 'login' | 'logout' | 'status', ar
     return 0;
   }
   const login = await signIn(account, options.scopes, !options.noBrowser, out, (await store.read())?.login);
-  const where = await store.write(login);
+  const where = await withRefreshLock(store.lockPath, () => store.write(login));
   if (where.kind === 'file' && store.keychainProblem)
     out.warn(`No OS keychain here (${store.keychainProblem}); using the file instead.`);
   out.print(`${signedInLine(login)} The login is kept in ${describeLocation(where)}.`);

@@ -43,6 +43,11 @@ export class LoginCredential implements Credential {
     return this.current;
   }
 
+  /** Whether the login in use may change budgets (has the write scope); false before there is one. */
+  canWrite(): boolean {
+    return this.current?.scopes.includes('write') ?? false;
+  }
+
   /** Called when the login in use changes (signed in, refreshed, other scopes). */
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
@@ -59,7 +64,14 @@ export class LoginCredential implements Credential {
    * so are the scopes of a new login.
    */
   async reload(): Promise<StoredLogin | undefined> {
-    const stored = await this.store.read();
+    let stored;
+    try {
+      stored = await this.store.read();
+    } catch (error) {
+      // A keychain that cannot be read is not a logout: keep what is in use; without one, say what failed.
+      if (this.current) return this.current;
+      throw keychainFailure(error);
+    }
     this.readAt = this.now();
     if (stored) this.adopt(stored.login);
     else if (this.current) {
@@ -85,14 +97,14 @@ export class LoginCredential implements Credential {
   /** A login newer than `stale`: another process's refresh if there was one, else a refresh of our own. */
   private refresh(stale: string): Promise<StoredLogin> {
     this.refreshing ??= withRefreshLock(this.store.lockPath, async () => {
-      const stored = (await this.store.read())?.login;
+      const stored = (await this.store.read().catch((error: unknown) => Promise.reject(keychainFailure(error))))?.login;
       if (!stored)
         throw new LoginRequiredError('The stored login is gone (org-analytics-mcp logout, or the store was cleared).');
       if (stored.access_token !== stale && !expiring(stored, this.now())) return stored;
       const next = await this.tokens.refresh(stored).catch((error: unknown) => {
         throw refreshFailure(error);
       });
-      await this.store.write(next);
+      await this.store.write(next).catch((error: unknown) => Promise.reject(keychainFailure(error)));
       return next;
     })
       .then((login) => {
@@ -123,6 +135,11 @@ export class LoginCredential implements Credential {
   private changed(): void {
     for (const listener of this.listeners) listener();
   }
+}
+
+function keychainFailure(error: unknown): Error {
+  const said = error instanceof Error ? error.message : String(error);
+  return new LoginRequiredError(`${said}; unlock it, or keep logins in a file instead (--credential-store file).`);
 }
 
 function refreshFailure(error: unknown): Error {

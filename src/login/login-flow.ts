@@ -34,11 +34,17 @@ export async function startLoginFlow(options: {
   result.catch(() => {});
 
   let redirectUri = '';
+  /** The one redirect with the right state is taken; a reload or a duplicate must not spend the code twice. */
+  let taken = false;
+  let done = false;
   const server = createServer((req, res) => void answer(req, res));
   const finish = (error: Error | undefined, login?: StoredLogin) => {
+    if (done) return;
+    done = true;
     clearTimeout(timer);
     server.close();
-    server.closeIdleConnections();
+    // Nothing is answered after the end, not even on a connection kept alive.
+    setImmediate(() => server.closeAllConnections());
     if (error) settle.reject(error);
     else settle.resolve(login!);
   };
@@ -52,19 +58,20 @@ export async function startLoginFlow(options: {
     const url = new URL(req.url ?? '/', redirectUri);
     const page = (status: number, title: string, detail: string): void => {
       res
-        .writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
+        .writeHead(status, {
+          'content-type': 'text/html; charset=utf-8',
+          'cache-control': 'no-store',
+          connection: 'close',
+        })
         .end(callbackPage(title, detail));
     };
     if (url.pathname !== '/callback') return page(404, 'Not found', 'This address only receives the sign-in redirect.');
     const params = url.searchParams;
-    if (params.get('state') !== state) {
-      page(400, 'Sign-in refused', 'This answer does not belong to the sign-in that org-analytics-mcp started.');
-      return finish(
-        new LoginFlowError(
-          'The redirect carried a state that this sign-in did not send, so it was refused (it may have been forged). Nothing was stored; run login again.',
-        ),
-      );
-    }
+    // Refused, but the sign-in goes on: anything on this machine can send a request here, and must not end it.
+    if (params.get('state') !== state)
+      return page(400, 'Sign-in refused', 'This answer does not belong to the sign-in that org-analytics-mcp started.');
+    if (taken || done) return page(409, 'Already answered', 'This sign-in has already been answered.');
+    taken = true;
     const error = params.get('error');
     if (error) {
       const description = params.get('error_description') ?? undefined;

@@ -16,7 +16,8 @@ export async function loginRuntime(
   const store = new LoginStore(account, mode, env);
   const credential = new LoginCredential(store, tokens, secrets);
   // Found now, so that the tool list shows what this login may do from the first tools/list.
-  await credential.reload();
+  // A keychain that cannot be read now is said at the first call, not by refusing to start.
+  await credential.reload().catch(() => undefined);
   const signIn = new ConversationSignIn(store, tokens, credential);
   return {
     credential,

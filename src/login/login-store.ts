@@ -11,6 +11,19 @@ const SERVICE = 'org-analytics-mcp';
 
 type KeyringEntry = import('@napi-rs/keyring').AsyncEntry;
 
+/** The keychain was asked for (--credential-store keyring) and could not be used. */
+export class KeychainError extends Error {
+  override name = 'KeychainError';
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The config directory, 0700 even when it existed before (mkdir's mode applies only to what it creates). */
+export async function privateDir(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  await chmod(dir, 0o700);
+}
+
 export const describeLocation = (where: LoginLocation) =>
   where.kind === 'keychain' ? `the OS keychain (service ${where.service})` : `${where.path} (readable by you only)`;
 
@@ -40,17 +53,30 @@ export class LoginStore {
     return this.file.replace(/\.json$/, '');
   }
 
+  /**
+   * The newest login kept, from the keychain or the file (a write that fell back to the file may have left
+   * an older copy in the keychain). Throws KeychainError when the keychain is asked for and cannot be read.
+   */
   async read(): Promise<{ login: StoredLogin; where: LoginLocation } | undefined> {
+    const found: Array<{ login: StoredLogin; where: LoginLocation }> = [];
     const entry = await this.keychain();
     if (entry) {
-      const text = await entry.getPassword().catch(() => null);
+      let text: string | null = null;
+      try {
+        text = await entry.getPassword();
+      } catch (error) {
+        // Not "nobody signed in": the login may well be there. Without the file to fall back on, say so.
+        if (this.mode === 'keyring') throw new KeychainError(`The OS keychain could not be read: ${messageOf(error)}`);
+      }
       const login = text === null ? undefined : parseLogin(text);
-      if (login) return { login, where: { kind: 'keychain', service: SERVICE } };
+      if (login) found.push({ login, where: { kind: 'keychain', service: SERVICE } });
     }
-    if (this.mode === 'keyring') return undefined;
-    const text = await readFile(this.file, 'utf8').catch(() => undefined);
-    const login = text === undefined ? undefined : parseLogin(text);
-    return login && { login, where: { kind: 'file', path: this.file } };
+    if (this.mode !== 'keyring') {
+      const text = await readFile(this.file, 'utf8').catch(() => undefined);
+      const login = text === undefined ? undefined : parseLogin(text);
+      if (login) found.push({ login, where: { kind: 'file', path: this.file } });
+    }
+    return found.sort((a, b) => Date.parse(b.login.obtained_at) - Date.parse(a.login.obtained_at))[0];
   }
 
   async write(login: StoredLogin): Promise<LoginLocation> {
@@ -61,11 +87,14 @@ export class LoginStore {
         await rm(this.file, { force: true });
         return { kind: 'keychain', service: SERVICE };
       } catch (error) {
-        this.keychainProblem = error instanceof Error ? error.message : String(error);
-        if (this.mode === 'keyring') throw new Error(`The OS keychain refused the login: ${this.keychainProblem}`);
+        this.keychainProblem = messageOf(error);
+        if (this.mode === 'keyring')
+          throw new KeychainError(`The OS keychain refused the login: ${this.keychainProblem}`);
+        // An older copy left there would otherwise be read back, its used refresh token sent again.
+        await entry.deletePassword().catch(() => false);
       }
     }
-    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    await privateDir(this.dir);
     // Written whole, then renamed: a reader never sees half a login, and the mode is set before any secret lands.
     const temp = `${this.file}.${randomBytes(6).toString('hex')}.tmp`;
     await writeFile(temp, `${JSON.stringify(login, null, 2)}\n`, { mode: 0o600 });
@@ -105,8 +134,8 @@ export class LoginStore {
         linux: { store: 'secret-service' },
       });
     } catch (error) {
-      this.keychainProblem = error instanceof Error ? error.message : String(error);
-      if (this.mode === 'keyring') throw new Error(`The OS keychain is not available: ${this.keychainProblem}`);
+      this.keychainProblem = messageOf(error);
+      if (this.mode === 'keyring') throw new KeychainError(`The OS keychain is not available: ${this.keychainProblem}`);
       return undefined;
     }
   }

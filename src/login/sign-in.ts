@@ -2,6 +2,7 @@ import type { LoginCredential } from './login-credential.js';
 import { startLoginFlow, type LoginFlow } from './login-flow.js';
 import type { LoginStore } from './login-store.js';
 import type { TokenClient } from './token-client.js';
+import { withRefreshLock } from './refresh-lock.js';
 
 /** How long a sign-in link offered in a conversation stays good: long enough to find the browser tab. */
 const SIGN_IN_WINDOW_MS = 10 * 60_000;
@@ -12,6 +13,7 @@ const SIGN_IN_WINDOW_MS = 10 * 60_000;
  */
 export class ConversationSignIn {
   private flow: LoginFlow | undefined;
+  private starting: Promise<LoginFlow> | undefined;
   /** The flow under way, through to the login stored and in use. */
   private signingIn: Promise<unknown> | undefined;
 
@@ -23,25 +25,28 @@ export class ConversationSignIn {
 
   /** The link to open, starting a sign-in when none is under way. Asks for read: the least privilege. */
   async url(): Promise<string> {
-    if (!this.flow) {
-      const flow = await startLoginFlow({
-        tokens: this.tokens,
-        scopes: ['read'],
-        timeoutMs: SIGN_IN_WINDOW_MS,
-        previous: this.credential.login,
+    // Kept before the first await: calls arriving together share one flow and one link.
+    this.starting ??= this.start().finally(() => (this.starting = undefined));
+    return (await this.starting).url;
+  }
+
+  private async start(): Promise<LoginFlow> {
+    if (this.flow) return this.flow;
+    const flow = await startLoginFlow({
+      tokens: this.tokens,
+      scopes: ['read'],
+      timeoutMs: SIGN_IN_WINDOW_MS,
+      previous: this.credential.login,
+    });
+    this.flow = flow;
+    this.signingIn = flow.result
+      .then((login) => withRefreshLock(this.store.lockPath, () => this.store.write(login)))
+      .then(() => this.credential.reload())
+      .catch(() => {})
+      .finally(() => {
+        if (this.flow === flow) this.flow = undefined;
       });
-      this.flow = flow;
-      this.signingIn = flow.result
-        .then(async (login) => {
-          await this.store.write(login);
-          await this.credential.reload();
-        })
-        .catch(() => {})
-        .finally(() => {
-          if (this.flow === flow) this.flow = undefined;
-        });
-    }
-    return this.flow.url;
+    return flow;
   }
 
   /** True once a login is in use, waiting up to `ms` for a sign-in under way to finish. */

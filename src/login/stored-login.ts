@@ -26,5 +26,3 @@ export type StoredLogin = z.infer<typeof storedLoginSchema>;
 
 export const endpointOf = (account: LoginAccount, name: 'authorize' | 'token') =>
   new URL(`${account.authUrl.replace(/\/+$/, '')}/${name}`);
-
-export const canWrite = (login: StoredLogin) => login.scopes.includes('write');

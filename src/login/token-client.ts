@@ -21,7 +21,10 @@ export class OAuthError extends Error {
 const tokenResponseSchema = z.looseObject({
   access_token: z.string().min(1),
   token_type: z.string().optional(),
-  expires_in: z.coerce.number().positive().optional(),
+  // 0 means already expired (refreshed at first use); null, or anything unreadable, means not said.
+  expires_in: z
+    .preprocess((v) => (v === null ? undefined : v), z.coerce.number().nonnegative().optional())
+    .catch(undefined),
   refresh_token: z.string().min(1).optional(),
   scope: z.string().optional(),
   id_token: z.string().optional(),
@@ -115,7 +118,14 @@ export class TokenClient {
     }
     if (res.status >= 200 && res.status < 300) {
       const parsed = tokenResponseSchema.safeParse(body);
-      if (!parsed.success) throw new OAuthError('invalid_response', 'the token answer carries no access_token', 502);
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        throw new OAuthError(
+          'invalid_response',
+          `the token answer is not usable: ${issue?.path.join('.') || '(body)'}: ${issue?.message}`,
+          502,
+        );
+      }
       if (parsed.data.token_type && parsed.data.token_type.toLowerCase() !== 'bearer')
         throw new OAuthError('invalid_response', `token type ${parsed.data.token_type} is not Bearer`, 502);
       return parsed.data;

@@ -150,7 +150,10 @@ export class Caller {
         // A 401 means the request was refused before anything happened, so even a write may go again, once.
         if (res.status === 401 && bearer && !renewed) {
           renewed = true;
-          const next = await credential.renew(bearer, options.signal);
+          // Its failure (the sign-in service down, the login revoked) is the answer: not a reason to resend.
+          const next = await credential.renew(bearer, options.signal).catch((error: unknown) => {
+            throw new RenewFailed(error);
+          });
           if (next !== undefined) {
             bearer = next;
             attempt--;
@@ -159,6 +162,7 @@ export class Caller {
         }
         return this.parse(op, res);
       } catch (error) {
+        if (error instanceof RenewFailed) throw error.cause;
         if (
           !(error instanceof UpstreamError) ||
           !shouldRetry(error, op.retry) ||
@@ -221,5 +225,12 @@ export class Caller {
       return { value: parsed.data, bytes: Buffer.byteLength(res.text) };
     }
     throw statusError(op, res, this.config.now());
+  }
+}
+
+/** Carries a failed renewal past the retry loop unchanged. */
+class RenewFailed extends Error {
+  constructor(override readonly cause: unknown) {
+    super('renewal failed');
   }
 }

@@ -134,4 +134,21 @@ describe('a login as the upstream credential', () => {
       await close();
     }
   });
+
+  it('a 401 whose refresh cannot reach the sign-in service says so, and is not resent', async () => {
+    const login = await browserlessLogin(sim, ['read']);
+    const gone = new LoginStore({ authUrl: 'http://127.0.0.1:9/oauth', clientId: 'x' }, 'file', home.env);
+    await gone.write({ ...login, auth_url: 'http://127.0.0.1:9/oauth' });
+    const { credential, close } = credentialOn(gone);
+    const client = clientFor(sim, { token: credential, now: Date.now });
+    try {
+      sim.configure({ advance_ms: 2 * 3_600_000 });
+      const error = await client.call(getUserBudgetOverrides, {}).catch((e: unknown) => e);
+      expect(toolErrorMessage(error)).toMatch(/sign-in service \(ANALYTICS_AUTH_URL\) did not answer/);
+      expect(requestsTo(sim, 'get-user-budget-overrides').map((r) => r.status)).toEqual([401]);
+    } finally {
+      await client.close();
+      await close();
+    }
+  });
 });
