@@ -75,6 +75,40 @@ describe('the budget view, in a real MCP Apps host', () => {
     }
   });
 
+  it('applies exactly what was previewed: an edit after the preview withdraws it; a limit can be cleared', async () => {
+    const { h, people } = await withOverrides();
+    const shown = await showInHost(browser, h.mcp, 'get_budget_status', {});
+    try {
+      await expect.poll(() => shown.view.locator('tbody tr').count()).toBeGreaterThan(1);
+      const apply = shown.view.getByRole('button', { name: 'Apply' });
+      await shown.view.getByLabel(`Clear the limit for ${people[1]}`).check();
+      await shown.view.getByRole('button', { name: 'Preview changes' }).click();
+      await expect.poll(() => shown.view.locator('.diff').textContent()).toContain(`${people[1]}: 2000 → cleared`);
+      expect(await apply.isEnabled()).toBe(true);
+      // Typing after the preview: Apply waits for a new one.
+      await shown.view.getByLabel(`New limit for ${people[0]}`).fill('777');
+      expect(await apply.isEnabled()).toBe(false);
+      await shown.view.getByRole('button', { name: 'Preview changes' }).click();
+      await expect.poll(() => apply.isEnabled()).toBe(true);
+      await apply.click();
+      await expect.poll(() => shown.calls.length).toBe(3);
+      expect(shown.calls[2]!.arguments).toEqual(
+        shown.calls[1]!.arguments && { ...shown.calls[1]!.arguments, dry_run: false },
+      );
+      const row = shown.view.locator('tbody tr', { hasText: people[1]! });
+      await expect.poll(() => row.locator('td').nth(3).textContent()).toBe('cleared');
+      // A cleared override stays, with an empty limit (the spec's "cleared" state).
+      const overrides = (await truth(h.sim, 'get-user-budget-overrides', {}, {})).overrides as Array<{
+        user_email?: string;
+        config: { limit: string };
+      }>;
+      expect(overrides.find((o) => o.user_email === people[1])?.config.limit).toBe('');
+    } finally {
+      await shown.page.close();
+      await h.close();
+    }
+  });
+
   it('a read-only server shows the view without editing controls', async () => {
     const { h } = await withOverrides({ readOnly: true });
     const shown = await showInHost(browser, h.mcp, 'get_budget_overrides', {});

@@ -124,3 +124,68 @@ describe('the usage view draws every kind of answer it is linked to', () => {
     }
   });
 });
+
+describe('the usage view reads the answer as it was asked', () => {
+  it('a comparison adds no chart that mixes measures', async () => {
+    const shown = await showInHost(browser, h.mcp, 'get_active_user_counts', {
+      range: 'last_30_days',
+      compare_to: 'previous_period',
+    });
+    try {
+      await expect.poll(() => shown.view.locator('figure').count()).toBeGreaterThan(0);
+      const titles = await shown.view.locator('figcaption').allTextContents();
+      expect(titles).toEqual(['User count by day', 'Average by week']);
+    } finally {
+      await shown.page.close();
+    }
+  });
+
+  it("one person's credits by day: in date order, today marked partial", async () => {
+    const person = h.sim.state.org.identities.find((i) => i.kind === 'user' && i.leaveDay === Infinity)!.id;
+    const shown = await showInHost(browser, h.mcp, 'get_credit_usage', {
+      range: 'last_7_days',
+      by_date: true,
+      users: [person],
+      sort_by: 'credits_consumed',
+    });
+    try {
+      const answer = shown.result.structuredContent as { rows: Array<{ date: string }>; includes_today: boolean };
+      const dates = [...new Set(answer.rows.map((r) => r.date))].sort();
+      const trend = shown.view.locator('tbody tr', { hasText: 'by day' });
+      await expect.poll(() => trend.count()).toBe(dates.length);
+      const labels = await trend.locator('td:nth-child(2)').allTextContents();
+      expect(labels.map((l) => l.replace(' (partial)', ''))).toEqual(dates);
+      const answerEnd = (shown.result.structuredContent as { end_date: string }).end_date;
+      if (answer.includes_today && dates.at(-1) === answerEnd) expect(labels.at(-1)).toMatch(/\(partial\)$/);
+    } finally {
+      await shown.page.close();
+    }
+  });
+
+  it('the least active, when that is what was asked', async () => {
+    const shown = await showInHost(browser, h.mcp, 'get_user_activity', { range: 'last_30_days', order: 'asc' });
+    try {
+      await expect.poll(() => shown.view.locator('figcaption').count()).toBeGreaterThan(0);
+      expect(await shown.view.locator('figcaption').first().textContent()).toMatch(/^Least 10 by /);
+      const rows = shown.result.structuredContent.rows as Array<{ user: string }>;
+      const labels = await shown.view.locator('svg[role="img"] .label').allTextContents();
+      expect(labels).toEqual(rows.slice(0, 10).map((r) => r.user));
+    } finally {
+      await shown.page.close();
+    }
+  });
+
+  it('an error answer shows its words, not an empty chart', async () => {
+    const shown = await showInHost(browser, h.mcp, 'get_active_user_counts', {
+      start_date: '2026-11-21',
+      end_date: '2026-11-21',
+    });
+    try {
+      expect(shown.result.isError).toBe(true);
+      const said = (shown.result.content as Array<{ text: string }>)[0]!.text;
+      await expect.poll(() => shown.view.locator('[role="status"]').textContent()).toBe(said);
+    } finally {
+      await shown.page.close();
+    }
+  });
+});

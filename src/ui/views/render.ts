@@ -27,7 +27,7 @@ function frame(chart: Chart, height: number): SVGElement {
   const last = chart.marks.at(-1);
   const summary =
     chart.kind === 'trend'
-      ? `${chart.title}: ${chart.marks.length} days, from ${first?.shown} on ${first?.label} to ${last?.shown} on ${last?.label}`
+      ? `${chart.title}: ${chart.marks.length} ${chart.unit ?? 'day'}s, from ${first?.shown} on ${first?.label} to ${last?.shown} on ${last?.label}`
       : `${chart.title}: ${chart.marks.map((m) => `${m.label} ${m.shown}`).join(', ')}`;
   return svg('svg', { viewBox: `0 0 ${W} ${height}`, role: 'img', 'aria-label': summary, class: 'chart' });
 }
@@ -36,12 +36,15 @@ function trend(chart: Chart): SVGElement {
   const h = 180;
   const root = frame(chart, h);
   const max = Math.max(...chart.marks.map((m) => m.value), 1);
-  const step = chart.marks.length > 1 ? (W - 20) / (chart.marks.length - 1) : 0;
+  // Placed by date: a day without data leaves its gap instead of pulling the next point closer.
+  const first = chart.marks[0]?.at ?? 0;
+  const span = Math.max(1, (chart.marks.at(-1)?.at ?? first) - first);
+  const x = (m: Mark, i: number) => 10 + ((m.at ?? first + i) - first) * ((W - 20) / span);
   const y = (m: Mark) => h - 24 - (m.value / max) * (h - 44);
-  const points = chart.marks.map((m, i) => `${10 + i * step},${y(m)}`).join(' ');
+  const points = chart.marks.map((m, i) => `${x(m, i)},${y(m)}`).join(' ');
   root.append(svg('polyline', { points, class: 'line' }));
   chart.marks.forEach((m, i) => {
-    const dot = svg('circle', { cx: 10 + i * step, cy: y(m), r: 2.5, class: 'dot' });
+    const dot = svg('circle', { cx: x(m, i), cy: y(m), r: 2.5, class: 'dot' });
     dot.append(svg('title', {}, `${m.label}: ${m.shown}`));
     root.append(dot);
   });
@@ -100,6 +103,8 @@ export function table(columns: string[], rows: string[][], caption: string): HTM
 
 export function renderUsage(root: HTMLElement, model: ViewModel): void {
   const draw = { trend, ranking, split };
+  if (model.notice !== undefined)
+    return root.replaceChildren(el('h1', {}, model.title), el('p', { role: 'status' }, model.notice));
   root.replaceChildren(
     el('h1', {}, model.title),
     el('p', { class: 'sub' }, model.subtitle),

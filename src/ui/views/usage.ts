@@ -11,6 +11,6 @@ app.ontoolinput = () => root.setAttribute('aria-busy', 'true');
 app.ontoolresult = (result) => {
   root.removeAttribute('aria-busy');
   tool = app.getHostContext()?.toolInfo?.tool.name ?? tool;
-  renderUsage(root, viewModelOf(tool, result.structuredContent));
+  renderUsage(root, viewModelOf(tool, result));
 };
 void app.connect().then(() => followHostTheme(app));
