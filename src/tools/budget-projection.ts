@@ -5,19 +5,25 @@ import { formatDay } from '../util/utc-date.js';
 export const BUDGET_STATUSES = ['over', 'at_risk', 'ok', 'cleared', 'no_override'] as const;
 export type BudgetStatus = (typeof BUDGET_STATUSES)[number];
 
-/** The month so far: complete days (the 1st to yesterday) and today, the days it has, and today's day number. */
+/**
+ * The month so far: its complete days (the 1st to the latest complete day), the days it has, and the
+ * first day after the complete ones, which is projected: today for credits (with what it has used so
+ * far), the day after the latest complete day for cost (yesterday, until it arrives at ~02:00 UTC).
+ */
 export interface MonthSoFar {
   completeDays: number;
   daysInMonth: number;
-  today: number;
+  next: number;
+  /** Whether `next` has use already: credit usage's partial today. */
+  partial: boolean;
   /** Decimals the projection is rounded to: 0 for credits, 2 for USD. */
   places: number;
 }
 
-/** One identity's use this month: through yesterday, and today's part ("0" where the data stops at yesterday). */
+/** One identity's use this month: over the complete days, and on the partial day ("0" where there is none). */
 export interface MonthUse {
-  throughYesterday: string;
-  today: string;
+  complete: string;
+  partial: string;
 }
 
 export const budgetRowOut = z.object({
@@ -33,23 +39,23 @@ export type BudgetRow = z.output<typeof budgetRowOut>;
 const times = (value: string, k: number) => scaleDecimal(value, BigInt(k), 1n);
 
 /**
- * Projects the month at the average daily use of its complete days. Today counts at that rate, or at
- * what it has used already if that is more; the days after it at the rate. The 1st has no complete day,
- * so no rate and no projection.
+ * Projects the month at the average daily use of its complete days. The next day counts at that rate,
+ * or at what it has used already if that is more; the days after it at the rate. Without a complete day
+ * (the 1st) there is no rate and no projection.
  */
 export function budgetRow(use: MonthUse | undefined, limit: string | null, m: MonthSoFar): BudgetRow {
-  const ty = use?.throughYesterday ?? '0';
-  const td = use?.today ?? '0';
-  const used = sumDecimals([ty, td]);
+  const done = use?.complete ?? '0';
+  const part = use?.partial ?? '0';
+  const used = sumDecimals([done, part]);
   const cd = m.completeDays;
   const after = m.daysInMonth - cd - 1;
-  // Everything below is multiplied by cd, so that the rate (ty / cd) stays exact.
-  const todayAboveRate = cd > 0 && compareDecimals(times(td, cd), ty) > 0;
+  // Everything below is multiplied by cd, so that the rate (done / cd) stays exact.
+  const nextAboveRate = cd > 0 && compareDecimals(times(part, cd), done) > 0;
   const projected =
     cd === 0
       ? null
       : scaleDecimal(
-          todayAboveRate ? sumDecimals([times(ty, cd + after), times(td, cd)]) : times(ty, cd + after + 1),
+          nextAboveRate ? sumDecimals([times(done, cd + after), times(part, cd)]) : times(done, cd + after + 1),
           1n,
           BigInt(cd),
           m.places,
@@ -61,11 +67,11 @@ export function budgetRow(use: MonthUse | undefined, limit: string | null, m: Mo
   if (compareDecimals(used, limit) >= 0)
     return { status: 'over', limit, percent_used: percent, limit_day: null, ...base };
   let limitDay: string | null = null;
-  if (cd > 0 && compareDecimals(ty, '0') > 0) {
-    const todayEnd = todayAboveRate ? sumDecimals([times(ty, cd), times(td, cd)]) : times(ty, cd + 1);
-    const shortfall = subtractDecimals(times(limit, cd), todayEnd);
-    const k = compareDecimals(shortfall, '0') <= 0 ? 0 : Number(ceilRatio(shortfall, ty));
-    if (k <= after) limitDay = formatDay(m.today + k);
+  if (cd > 0 && compareDecimals(done, '0') > 0) {
+    const nextEnd = nextAboveRate ? sumDecimals([times(done, cd), times(part, cd)]) : times(done, cd + 1);
+    const shortfall = subtractDecimals(times(limit, cd), nextEnd);
+    const k = compareDecimals(shortfall, '0') <= 0 ? 0 : Number(ceilRatio(shortfall, done));
+    if (k <= after) limitDay = formatDay(m.next + k);
   }
   const atRisk = projected !== null && compareDecimals(projected, limit) >= 0;
   return { status: atRisk ? 'at_risk' : 'ok', limit, percent_used: percent, limit_day: limitDay, ...base };
@@ -83,9 +89,10 @@ export function byRisk(a: BudgetRow & { user: string }, b: BudgetRow & { user: s
 
 /** How the projection was made, in words, for the answer. */
 export function projectionMethod(m: MonthSoFar): string {
-  if (m.completeDays === 0) return 'No projection on the 1st: the month has no complete day yet.';
-  return (
-    `Projected at the average daily use of the month's ${m.completeDays} complete day${m.completeDays === 1 ? '' : 's'}: ` +
-    `today at that rate (or what it has used, if more) and the ${m.daysInMonth - m.completeDays - 1} days after it.`
-  );
+  if (m.completeDays === 0) return 'No projection: the month has no complete day yet.';
+  const rate = `Projected at the average daily use of the month's ${m.completeDays} complete day${m.completeDays === 1 ? '' : 's'}`;
+  const rest = m.daysInMonth - m.completeDays;
+  return m.partial
+    ? `${rate}: today at that rate (or what it has used, if more) and the ${rest - 1} days after it.`
+    : `${rate}, for the ${rest} day${rest === 1 ? '' : 's'} after them.`;
 }

@@ -13,6 +13,14 @@ import type { ToolContext } from './types.js';
 export const budgetUserRowOut = z.object({ ...identityOut, ...budgetRowOut.shape });
 export type BudgetUserRow = z.output<typeof budgetUserRowOut>;
 
+/** What this month's use covers: from the 1st through a day, whether today's partial use is in, in words. */
+export const monthToDateOut = z.object({
+  start: z.string(),
+  through: z.string(),
+  includes_today: z.boolean(),
+  covers: z.string(),
+});
+
 /** Emails (or pseudonyms) and service-account names, as the overrides endpoint takes them. */
 export async function namedIdentities(ctx: ToolContext, users: string[]) {
   const user_emails: string[] = [];
@@ -45,7 +53,7 @@ export async function budgetStatuses(ctx: ToolContext, users: string[] | undefin
   for (const id of asked) if (!who.has(identityKey(id))) who.set(identityKey(id), { id, limit: null });
   const ids = [...who.values()].map((w) => w.id);
   const mtd = plan && ids.length ? await readMonthToDate(ctx, plan, ids) : undefined;
-  const month = mtd ?? { ...monthOf(ctx.client.today()), places: 0 };
+  const month = mtd ?? { ...monthOf(ctx.client.today()), partial: false, places: 0 };
   const rows = [...who.entries()]
     .map(([key, w]) => {
       const row = budgetRow(mtd?.use.get(key), w.limit, month);
@@ -58,7 +66,7 @@ export async function budgetStatuses(ctx: ToolContext, users: string[] | undefin
     rows,
     month_to_date: {
       start: month.start,
-      through: mtd?.through ?? formatDay(month.today),
+      through: mtd?.through ?? formatDay(ctx.client.today()),
       includes_today: mtd?.includesToday ?? false,
       covers:
         mtd?.covers ??

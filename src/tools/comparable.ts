@@ -1,13 +1,25 @@
 import type { z } from 'zod';
 import { UserInputError } from '../errors.js';
-import type { DateRules } from '../upstream/dates.js';
+import type { DateRules, DayRange } from '../upstream/dates.js';
 import type { RangeArg } from '../upstream/endpoint.js';
+import { parseIsoDay } from '../util/utc-date.js';
 import { comparison, comparisonOut, comparisonText, compareToInput, movers, otherPeriod } from './compare.js';
 import type { CompareTo, Figure, Mover } from './compare.js';
 import { datesOf, resolvePeriod } from './periods.js';
 import type { ToolContext, ToolDef } from './types.js';
 
 type Dates = { start_date: string; end_date: string };
+
+const dayRange = (d: Dates): DayRange => ({ start: parseIsoDay(d.start_date)!, end: parseIsoDay(d.end_date)! });
+
+/** The days of a period before today: today's credit usage is partial, so it is never compared. */
+function completeDays(r: DayRange, today: number): Dates {
+  if (r.start >= today)
+    throw new UserInputError(
+      'compare_to compares complete days only, and a period of today alone has none (today is partial): end it yesterday or earlier.',
+    );
+  return datesOf({ start: r.start, end: Math.min(r.end, today - 1) });
+}
 
 /** What a range tool compares: its figures, and for per-identity data one value per identity for the movers. */
 export interface CompareSpec<A, O> {
@@ -18,7 +30,9 @@ export interface CompareSpec<A, O> {
 
 /**
  * A range tool that also takes `compare_to`: it answers for both periods at once (so that one answer
- * budget covers both) and adds the figures side by side, with the absolute and percent change.
+ * budget covers both) and adds the figures side by side, with the absolute and percent change. Only
+ * complete days are compared: a period that reaches today (credit usage) is compared without it, and
+ * `left_out` says so.
  */
 export function comparable<I extends z.ZodObject, O extends z.ZodObject>(
   def: ToolDef<I, O>,
@@ -36,17 +50,31 @@ export function comparable<I extends z.ZodObject, O extends z.ZodObject>(
       if (!to) return def.run(args, ctx);
       if (args.cursor !== undefined || args.page_size !== undefined)
         throw new UserInputError('compare_to reads every page: leave out cursor and page_size.');
-      const now = datesOf(resolvePeriod(args, ctx.client.today(), undefined, spec.rules));
-      const then = otherPeriod(to, now.start_date, now.end_date);
+      // Credit usage may end today, which is partial: compare complete days only, on both sides.
+      const today = ctx.client.today();
+      const period = resolvePeriod(args, today, undefined, spec.rules);
+      const now = completeDays(period, today);
+      const other = otherPeriod(to, now.start_date, now.end_date);
+      const otherHasToday = parseIsoDay(other.end_date) === today;
+      const then = otherHasToday ? completeDays(dayRange(other), today) : other;
+      const leftOut = period.end >= today || otherHasToday ? ['today (partial)'] : [];
+      const current = period.end >= today ? ({ ...args, ...now, range: undefined } as z.output<I>) : undefined;
       const earlier = { ...args, ...then, range: undefined } as z.output<I>;
-      const [a, b, moved] = await Promise.all([
+      // The answer keeps today; the comparison reads its complete days apart.
+      const [answer, completed, before, moved] = await Promise.all([
         def.run(args, ctx) as Promise<Out>,
+        current && (def.run(current, ctx) as Promise<Out>),
         def.run(earlier, ctx) as Promise<Out>,
         spec.movers && Promise.all([spec.movers.read(ctx, args, now), spec.movers.read(ctx, args, then)]),
       ]);
-      const c = comparison({ ...a, figures: spec.figures(a) }, { ...b, figures: spec.figures(b) });
+      const compared = completed ?? answer;
+      const c = comparison(
+        { ...compared, figures: spec.figures(compared) },
+        { ...before, figures: spec.figures(before) },
+        leftOut,
+      );
       if (spec.movers && moved) c.movers = movers(spec.movers.by(args), c, moved[0], moved[1]);
-      return { ...a, comparison: c };
+      return { ...answer, comparison: c };
     },
     text(out) {
       const lines = def.text(out as z.output<O>).split('\n');

@@ -31,11 +31,16 @@ export const comparisonOut = z.object({
     }),
   ),
   movers: z.object({ by: z.string(), rose: z.array(moverOut), fell: z.array(moverOut) }).optional(),
+  left_out: z.array(z.string()).optional(),
 });
 export type Comparison = z.output<typeof comparisonOut>;
 
-/** A figure to compare: a sum (normalised per day when the periods differ in length) or a level (an average, a count). */
-export type Figure = { name: string; value: number | string; kind: 'sum' | 'level' };
+/**
+ * A figure to compare: a sum (normalised per day when the periods differ in length), a level (an
+ * average, a daily count), or a count of distinct identities over the whole period, which compares only
+ * between periods of the same length.
+ */
+export type Figure = { name: string; value: number | string; kind: 'sum' | 'level' | 'distinct' };
 
 /** The days to compare with: the same length just before, the same dates a year before, or the ones given. */
 export function otherPeriod(to: NonNullable<CompareTo>, start: string, end: string) {
@@ -53,21 +58,37 @@ export function otherPeriod(to: NonNullable<CompareTo>, start: string, end: stri
 
 const days = (p: { start_date: string; end_date: string }) => parseIsoDay(p.end_date)! - parseIsoDay(p.start_date)! + 1;
 
-/** The figures of both periods side by side; sums per day when the lengths differ, so that they compare. */
+/**
+ * The figures of both periods side by side; sums per day when the lengths differ, so that they compare,
+ * and distinct counts then left out. `leftOut`: what the caller already left out, in words.
+ */
 export function comparison(
   current: { start_date: string; end_date: string; figures: Figure[] },
   previous: { start_date: string; end_date: string; figures: Figure[] },
+  leftOut: string[] = [],
 ): Comparison {
   const [n, m] = [days(current), days(previous)];
   const basis = n === m ? 'totals' : 'per_day';
   const value = (f: Figure, d: number) =>
     basis === 'per_day' && f.kind === 'sum' ? divideDecimals(String(f.value), String(d), 2)! : String(f.value);
-  const metrics = current.figures.map((f) => {
-    const before = previous.figures.find((p) => p.name === f.name)!;
-    const [a, b] = [value(f, n), value(before, m)];
-    return { name: f.name, current: a, previous: b, ...change(a, b) };
-  });
-  return { start_date: previous.start_date, end_date: previous.end_date, days: m, current_days: n, basis, metrics };
+  const apart = current.figures.filter((f) => basis === 'per_day' && f.kind === 'distinct');
+  const metrics = current.figures
+    .filter((f) => !apart.includes(f))
+    .map((f) => {
+      const before = previous.figures.find((p) => p.name === f.name)!;
+      const [a, b] = [value(f, n), value(before, m)];
+      return { name: f.name, current: a, previous: b, ...change(a, b) };
+    });
+  const left = [...leftOut, ...apart.map((f) => `${f.name} (distinct count, periods differ in length)`)];
+  return {
+    start_date: previous.start_date,
+    end_date: previous.end_date,
+    days: m,
+    current_days: n,
+    basis,
+    metrics,
+    ...(left.length ? { left_out: left } : {}),
+  };
 }
 
 /** Who rose and fell the most between the periods, by one value per identity (per day when the lengths differ). */
@@ -92,7 +113,7 @@ export interface Mover {
   value: number;
 }
 
-/** "vs 2026-09-22..2026-10-21 (totals): total_messages 1,200 → 1,300 (+100, +8.3%)" and the movers. */
+/** "vs 2026-09-22..2026-10-21 (totals): total_messages 1,200 → 1,300 (+100, +8.3%)", what was left out, and the movers. */
 export function comparisonText(c: Comparison): string[] {
   const sign = (s: string) => (s.startsWith('-') ? s : `+${s}`);
   const basis = c.basis === 'totals' ? 'totals' : `per day: ${c.current_days} vs ${c.days} days`;
@@ -100,7 +121,8 @@ export function comparisonText(c: Comparison): string[] {
     (m) =>
       `${m.name} ${int(m.previous)} → ${int(m.current)} (${sign(int(m.absolute))}${m.percent === null ? '' : `, ${m.percent >= 0 ? '+' : ''}${m.percent}%`})`,
   );
-  const lines = [`vs ${c.start_date}..${c.end_date} (${basis}): ${items.join('; ')}.`];
+  const left = c.left_out ? [`${c.left_out.join(' and ')} left out of the comparison`] : [];
+  const lines = [`vs ${c.start_date}..${c.end_date} (${basis}): ${[...items, ...left].join('; ')}.`];
   if (c.movers) {
     const domain = commonDomain([...c.movers.rose, ...c.movers.fell].map((r) => r.user));
     const list = (rs: NonNullable<Comparison['movers']>['rose']) =>

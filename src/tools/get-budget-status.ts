@@ -3,7 +3,7 @@ import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshnes
 import { commonDomain, int, shortId, table } from '../format/text.js';
 import { combineFreshness } from '../upstream/freshness.js';
 import { BUDGET_STATUSES } from './budget-projection.js';
-import { budgetStatuses, budgetUserRowOut } from './budget-status.js';
+import { budgetStatuses, budgetUserRowOut, monthToDateOut } from './budget-status.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { listInputs, usersInput } from './inputs.js';
 import { tableOut } from './listing.js';
@@ -18,12 +18,7 @@ export const getBudgetStatus = defineTool({
   input: z.strictObject({ users: usersInput, limit: listInputs.limit }),
   output: z.object({
     plan: z.enum(['credits', 'usd']).nullable(),
-    month_to_date: z.object({
-      start: z.string(),
-      through: z.string(),
-      includes_today: z.boolean(),
-      covers: z.string(),
-    }),
+    month_to_date: monthToDateOut,
     projection: z.string(),
     rows: z.array(budgetUserRowOut),
     counts: z.record(z.enum(BUDGET_STATUSES), z.number().int()),

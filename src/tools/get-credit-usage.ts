@@ -127,7 +127,7 @@ export const getCreditUsage = comparable(
     rules: 'credit',
     figures: (o) => [
       { name: 'credits_consumed', value: o.totals.credits_consumed, kind: 'sum' },
-      { name: 'users', value: o.totals.users, kind: 'level' },
+      { name: 'users', value: o.totals.users, kind: 'distinct' },
     ],
     movers: {
       by: () => 'credits_consumed',

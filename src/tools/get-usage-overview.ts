@@ -21,7 +21,8 @@ import {
   topUserOut,
   topUsers,
 } from './overview-parts.js';
-import { change, changeOut, datesOf, previousPeriod, resolvePeriod } from './periods.js';
+import { completePeriod } from './complete-days.js';
+import { change, changeOut, datesOf, previousPeriod } from './periods.js';
 
 const BY_MODEL: CostQuery = {
   group_by_keys: ['COST_ANALYTICS_GROUP_BY_RESOURCE'],
@@ -39,6 +40,7 @@ export const getUsageOverview = defineTool({
   output: z.object({
     start_date: z.string(),
     end_date: z.string(),
+    covers: z.string().optional(),
     active_users: z.object({
       distinct: z.number().int(),
       daily_average: z.number(),
@@ -57,7 +59,7 @@ export const getUsageOverview = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
-    const period = resolvePeriod(args, ctx.client.today(), 'last_30_days');
+    const { period, covers } = await completePeriod(ctx, args, 'last_30_days');
     const before = previousPeriod(period, ctx.client.today());
     const day = formatDay(lastWeekday(period));
     const [dau, activity, cost, prior, editors] = await Promise.all([
@@ -74,6 +76,7 @@ export const getUsageOverview = defineTool({
     const parts = [dau, activity, cost, editors, ...(prior ? [prior] : [])];
     return {
       ...datesOf(period),
+      ...(covers ? { covers } : {}),
       active_users: {
         distinct: activity.data.length,
         daily_average: mean(days.map((d) => d.user_count)) ?? 0,
@@ -102,7 +105,7 @@ export const getUsageOverview = defineTool({
     const a = out.active_users;
     const lines = [
       `Overview ${out.start_date}..${out.end_date}: ${int(a.distinct)} active users and service accounts; ${int(Math.round(a.daily_average))} a day on average` +
-        `${a.peak ? `, peak ${int(a.peak.user_count)} (${a.peak.date})` : ''}.`,
+        `${a.peak ? `, peak ${int(a.peak.user_count)} (${a.peak.date})` : ''}.${out.covers ? ` ${out.covers}` : ''}`,
       a.trend ? `DAU trend: ${trendText(a.trend)}.` : 'DAU trend: the range is too short (under 14 days).',
     ];
     const p = out.previous;

@@ -92,7 +92,7 @@ export const getUserActivity = comparable(
   }),
   {
     figures: (o) => [
-      { name: 'active_users', value: o.total_rows, kind: 'level' },
+      { name: 'active_users', value: o.total_rows, kind: 'distinct' },
       { name: 'active_user_days', value: o.totals.active_user_days, kind: 'sum' },
       ...o.metrics.map((m) => ({ name: m, value: o.totals.values[m]!, kind: 'sum' as const })),
     ],

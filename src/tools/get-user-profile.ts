@@ -6,13 +6,14 @@ import { userActivity } from '../upstream/endpoints/user-activity.js';
 import { combineFreshness } from '../upstream/freshness.js';
 import { identityKey } from '../upstream/merge.js';
 import { answerWithinMs } from './answer-pending.js';
-import { budgetStatuses, budgetUserRowOut } from './budget-status.js';
+import { budgetStatuses, budgetUserRowOut, monthToDateOut } from './budget-status.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { rangeInputs } from './inputs.js';
 import { listAll } from './listing.js';
 import { metricValues } from './metrics.js';
 import { modelCostOut } from './overview-parts.js';
-import { datesOf, resolvePeriod } from './periods.js';
+import { completePeriod } from './complete-days.js';
+import { datesOf } from './periods.js';
 import { costOf, costProfile, identityNamed, usesOf, usesOut } from './profile-parts.js';
 import { identityOf } from './rows.js';
 
@@ -35,7 +36,9 @@ export const getUserProfile = defineTool({
       .nullable()
       .describe('null: not active'),
     cost: z.object({ billed_amount_usd: z.string(), credits_consumed: z.string(), by_model: z.array(modelCostOut) }),
-    budget: budgetUserRowOut.omit({ user: true, kind: true }).extend({ plan: z.enum(['credits', 'usd']).nullable() }),
+    budget: budgetUserRowOut
+      .omit({ user: true, kind: true })
+      .extend({ plan: z.enum(['credits', 'usd']).nullable(), ...monthToDateOut.shape }),
     uses: usesOut.nullable().describe('editors and languages, messages each; null: no active day'),
     freshness: freshnessSchema,
   }),
@@ -43,7 +46,7 @@ export const getUserProfile = defineTool({
   async run(args, ctx) {
     const deadline = Date.now() + answerWithinMs(ctx.config);
     const who = await identityNamed(ctx, args.user);
-    const period = resolvePeriod(args, ctx.client.today(), 'last_30_days');
+    const { period } = await completePeriod(ctx, args, 'last_30_days');
     const [activity, costThenUses, budget] = await Promise.all([
       listAll(ctx, userActivity, datesOf(period)),
       costOf(ctx, who, period).then(async (cost) => {
@@ -65,7 +68,7 @@ export const getUserProfile = defineTool({
       ...datesOf(period),
       activity: row ? { active_days: row.active_days, metrics: { ...row.metrics } } : null,
       cost: profile.cost,
-      budget: { plan: budget.plan, ...status },
+      budget: { plan: budget.plan, ...status, ...budget.month_to_date },
       uses: records && day ? usesOf(records.data, who, day) : null,
       freshness: freshnessOut(combineFreshness(parts), datesOf(period).end_date),
     };
@@ -96,7 +99,7 @@ export const getUserProfile = defineTool({
         (b.percent_used === null ? '' : ` (${b.percent_used}%)`) +
         (b.projected === null ? '' : `, projected ${int(b.projected)}`) +
         (b.limit_day ? `, limit reached ${b.limit_day}` : '') +
-        '.',
+        `. ${b.covers}`,
     );
     const u = out.uses;
     const list = (r: Record<string, number>) =>

@@ -64,9 +64,11 @@ export class AnalyticsClient {
   readonly cacheDir: string | undefined;
   private readonly http: HttpTransport;
   private readonly upstream: Upstream;
+  private readonly clock: () => number;
 
   constructor(options: ClientOptions) {
     const now = options.now ?? Date.now;
+    this.clock = now;
     this.http = new HttpTransport({
       connectTimeoutMs: options.timeouts?.connectMs ?? 10_000,
       headersTimeoutMs: options.timeouts?.headersMs ?? 30_000,
@@ -105,6 +107,11 @@ export class AnalyticsClient {
   /** Today's UTC day number. */
   today(): number {
     return this.upstream.today();
+  }
+
+  /** The client's clock (epoch ms): tests and the simulator freeze it. */
+  now(): number {
+    return this.clock();
   }
 
   /** Every page of every window of a listing, merged by its rule (see Listing). */

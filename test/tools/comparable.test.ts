@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, truth, truthAll, type Harness } from '../helpers/mcp.js';
+import { TODAY } from '../helpers/sim.js';
 import { R30, TOOL_TEST_USERS, costTruth, idOf, micro } from '../helpers/tools.js';
 
 let h: Harness;
@@ -85,5 +86,140 @@ describe('compare_to on the range tools', () => {
     const a = await h.call('get_user_activity', { page_size: 5, compare_to: 'previous_period' });
     expect(a.isError).toBe(true);
     expect(a.text).toMatch(/leave out cursor and page_size/);
+  });
+});
+
+/** Per identity, the sum of one value over a period, straight from the raw endpoint. */
+async function perIdentity(path: string, key: string, q: Record<string, string>, value: (r: any) => number) {
+  const m = new Map<string, number>();
+  for (const r of await truthAll(h.sim, path, key, q)) m.set(idOf(r), (m.get(idOf(r)) ?? 0) + value(r));
+  return m;
+}
+
+/** Who rose and fell the most, independently: per day when the lengths differ, rounded to cents as shown. */
+function expectedMovers(now: Map<string, number>, before: Map<string, number>, days = [1, 1]) {
+  const r2 = (x: number) => Math.round(x * 100) / 100;
+  const rows = [...new Set([...now.keys(), ...before.keys()])].map((id) => {
+    const change = r2(r2((now.get(id) ?? 0) / days[0]!) - r2((before.get(id) ?? 0) / days[1]!));
+    return [id, change] as [string, number];
+  });
+  const by = (x: [string, number], y: [string, number]) => (x[0] < y[0] ? -1 : 1);
+  return {
+    rose: rows
+      .filter(([, c]) => c > 0)
+      .sort((x, y) => y[1] - x[1] || by(x, y))
+      .slice(0, 5),
+    fell: rows
+      .filter(([, c]) => c < 0)
+      .sort((x, y) => x[1] - y[1] || by(x, y))
+      .slice(0, 5),
+  };
+}
+
+describe('compare_to compares complete days only', () => {
+  // The frozen clock is 2026-11-21T10:00Z: credit usage's last_7_days ends today, partially.
+  const WEEK = { start_date: '2026-11-15', end_date: '2026-11-20' };
+  const CREDITS = ['credit-usage-by-user', 'records'] as const;
+  const credits = (r: any) => r.credits_consumed;
+
+  it('get_credit_usage leaves partial today out of both sides, and says so', async () => {
+    const a = await h.call('get_credit_usage', { range: 'last_7_days', compare_to: 'previous_period' });
+    expect(a.isError, a.text).toBe(false);
+    // The answer itself still covers today.
+    expect(a.structured).toMatchObject({ start_date: '2026-11-15', end_date: TODAY, includes_today: true });
+    const c = a.structured.comparison;
+    const before = { start_date: '2026-11-09', end_date: '2026-11-14' };
+    expect(c).toMatchObject({ ...before, days: 6, current_days: 6, basis: 'totals', left_out: ['today (partial)'] });
+    const [now, then] = [await perIdentity(...CREDITS, WEEK, credits), await perIdentity(...CREDITS, before, credits)];
+    const sum = (m: Map<string, number>) => [...m.values()].reduce((n, v) => n + v, 0);
+    expect(c.metrics.find((m: any) => m.name === 'credits_consumed')).toMatchObject({
+      current: String(sum(now)),
+      previous: String(sum(then)),
+      absolute: String(sum(now) - sum(then)),
+    });
+    expect(c.metrics.find((m: any) => m.name === 'users')).toMatchObject({
+      current: String(now.size),
+      previous: String(then.size),
+    });
+    const movers = expectedMovers(now, then);
+    expect(c.movers.rose.map((r: any) => [r.user, r.change])).toEqual(movers.rose);
+    expect(c.movers.fell.map((r: any) => [r.user, r.change])).toEqual(movers.fell);
+    expect(a.text).toMatch(/vs 2026-11-09\.\.2026-11-14 \(totals\).*today \(partial\) left out of the comparison/s);
+  });
+
+  it('get_credit_usage against the year before: the same complete days', async () => {
+    const a = await h.call('get_credit_usage', { range: 'last_7_days', compare_to: 'previous_year' });
+    const c = a.structured.comparison;
+    expect(c).toMatchObject({ start_date: '2025-11-15', end_date: '2025-11-20', days: 6, current_days: 6 });
+    expect(c.left_out).toEqual(['today (partial)']);
+  });
+
+  it('leaves the comparison alone when no side includes today', async () => {
+    const a = await h.call('get_credit_usage', { ...R30, compare_to: 'previous_period' });
+    expect(a.structured.comparison).toMatchObject({ days: 30, current_days: 30, basis: 'totals' });
+    expect(a.structured.comparison.left_out).toBeUndefined();
+    expect(a.text).not.toMatch(/left out/);
+  });
+
+  it('leaves today out of a compare_to period that ends today, too', async () => {
+    const earlier = { start_date: '2026-11-08', end_date: '2026-11-14' };
+    const a = await h.call('get_credit_usage', {
+      ...earlier,
+      compare_to: { start_date: '2026-11-15', end_date: TODAY },
+    });
+    const c = a.structured.comparison;
+    expect(c).toMatchObject({ ...WEEK, days: 6, current_days: 7, basis: 'per_day' });
+    expect(c.left_out).toEqual(['today (partial)', 'users (distinct count, periods differ in length)']);
+    const week = await perIdentity(...CREDITS, WEEK, credits);
+    const total = [...week.values()].reduce((n, v) => n + v, 0);
+    const credited = c.metrics.find((m: any) => m.name === 'credits_consumed');
+    expect(credited.previous).toBe((Math.round((total * 100) / 6) / 100).toFixed(2));
+  });
+
+  it('refuses a comparison of today alone, which has no complete day', async () => {
+    const a = await h.call('get_credit_usage', { start_date: TODAY, end_date: TODAY, compare_to: 'previous_period' });
+    expect(a.isError).toBe(true);
+    expect(a.text).toMatch(/complete days/);
+  });
+});
+
+describe('compare_to over periods of different lengths', () => {
+  const MONTH = { start_date: '2026-09-01', end_date: '2026-09-30' };
+  const WEEK = { start_date: '2026-11-14', end_date: '2026-11-20' };
+
+  it('get_user_activity leaves out the distinct count, and orders the movers by their per-day change', async () => {
+    const a = await h.call('get_user_activity', { range: 'last_7_days', compare_to: MONTH });
+    const c = a.structured.comparison;
+    expect(c).toMatchObject({ ...MONTH, days: 30, current_days: 7, basis: 'per_day' });
+    expect(c.metrics.map((m: any) => m.name)).not.toContain('active_users');
+    expect(c.left_out).toEqual(['active_users (distinct count, periods differ in length)']);
+    expect(c.metrics.map((m: any) => m.name)).toContain('active_user_days');
+    const messages = (u: any) => u.metrics.total_messages;
+    const movers = expectedMovers(
+      await perIdentity('user-activity', 'users', WEEK, messages),
+      await perIdentity('user-activity', 'users', MONTH, messages),
+      [7, 30],
+    );
+    expect(c.movers.rose.map((r: any) => [r.user, r.change])).toEqual(movers.rose);
+    expect(c.movers.fell.map((r: any) => [r.user, r.change])).toEqual(movers.fell);
+    const changes = (rs: any[]) => rs.map((r) => r.change);
+    expect(changes(c.movers.rose)).toEqual([...changes(c.movers.rose)].sort((x, y) => y - x));
+    expect(changes(c.movers.fell)).toEqual([...changes(c.movers.fell)].sort((x, y) => x - y));
+    expect(a.text).toMatch(/active_users \(distinct count, periods differ in length\) left out of the comparison/);
+    expect(a.text).not.toMatch(/active_users \d/);
+  });
+
+  it('get_credit_usage leaves out its count of users', async () => {
+    const a = await h.call('get_credit_usage', { ...WEEK, compare_to: MONTH });
+    const c = a.structured.comparison;
+    expect(c).toMatchObject({ basis: 'per_day', current_days: 7, days: 30 });
+    expect(c.metrics.map((m: any) => m.name)).toEqual(['credits_consumed']);
+    expect(c.left_out).toEqual(['users (distinct count, periods differ in length)']);
+  });
+
+  it('keeps the distinct count when the lengths match', async () => {
+    const a = await h.call('get_user_activity', { ...WEEK, compare_to: 'previous_period' });
+    expect(a.structured.comparison.metrics.map((m: any) => m.name)).toContain('active_users');
+    expect(a.structured.comparison.left_out).toBeUndefined();
   });
 });

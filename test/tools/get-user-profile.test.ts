@@ -50,6 +50,10 @@ describe('get_user_profile', () => {
       (await credits({ start_date: '2026-11-01', end_date: '2026-11-20' }, id)) +
       (await credits({ start_date: TODAY, end_date: TODAY }, id));
     expect(p.budget).toMatchObject({ plan: 'credits', limit: override.config.limit, used: String(used) });
+    // What "used" covers: this month's credits, today's part included.
+    expect(p.budget).toMatchObject({ start: '2026-11-01', through: TODAY, includes_today: true });
+    expect(p.budget.covers).toMatch(/including today/);
+    expect(a.text).toMatch(/Budget this month \(credits\).*2026-11-01\.\.2026-11-21.*including today/);
     if (used >= Number(override.config.limit)) expect(p.budget.status).toBe('over');
     else expect(['ok', 'at_risk']).toContain(p.budget.status);
 
