@@ -19,6 +19,20 @@ export const oauthOptionsSchema = z
     accessTokenTtlSeconds: z.number().int().min(1).default(3600),
     /** How long a code, and a consent page, stays usable. */
     codeTtlSeconds: z.number().int().min(1).default(60),
+    /**
+     * What the token answer carries; the spec shows none of it, so a client must cope with less. Off:
+     * refresh answers without a new refresh token (the old one stays valid), no `scope`, no `expires_in`,
+     * no `user_email`.
+     */
+    answer: z
+      .object({
+        rotateRefreshTokens: z.boolean().default(true),
+        scope: z.boolean().default(true),
+        expiresIn: z.boolean().default(true),
+        identity: z.boolean().default(true),
+      })
+      .strict()
+      .prefault({}),
   })
   .strict();
 

@@ -26,6 +26,7 @@ export function createOAuthContext(
   const grants = new OAuthGrants(now, {
     accessTokenTtlSeconds: options.accessTokenTtlSeconds,
     codeTtlSeconds: options.codeTtlSeconds,
+    answer: options.answer,
   });
   const person = org.identities.find((identity) => identity.kind !== 'service_account');
   return {

@@ -6,15 +6,17 @@ import { scopeText, type Scope } from './scopes.js';
 export interface TokenResponse {
   access_token: string;
   token_type: 'Bearer';
-  expires_in: number;
-  refresh_token: string;
-  scope: string;
-  user_email: string;
+  expires_in?: number;
+  refresh_token?: string;
+  scope?: string;
+  user_email?: string;
 }
 
 export interface GrantSettings {
   accessTokenTtlSeconds: number;
   codeTtlSeconds: number;
+  /** Which optional parts the token answer carries (see the simulator's options). */
+  answer: { rotateRefreshTokens: boolean; scope: boolean; expiresIn: boolean; identity: boolean };
 }
 
 /** Everything descending from one authorization code: revoked together when a code or refresh token is replayed. */
@@ -99,6 +101,17 @@ export class OAuthGrants {
     const scopes = input.scopes ?? grant.scopes;
     if (scopes.some((scope) => !grant.scopes.includes(scope)))
       throw new OAuthError('invalid_scope', `The grant covers only '${scopeText(grant.scopes)}'.`);
+    if (!this.settings.answer.rotateRefreshTokens) {
+      // RFC 6749 6: without a new refresh token in the answer, the one presented stays in force.
+      const { refresh_token: _unused, ...rest } = this.issue(
+        grant.family,
+        grant.clientId,
+        grant.scopes,
+        scopes,
+        grant.email,
+      );
+      return rest;
+    }
     grant.used = true;
     return this.issue(grant.family, grant.clientId, grant.scopes, scopes, grant.email);
   }
@@ -123,13 +136,14 @@ export class OAuthGrants {
     const ttl = this.settings.accessTokenTtlSeconds;
     this.accessTokens.set(accessToken, { family, scopes, email, expiresAt: this.now() + ttl * 1000 });
     this.refreshTokens.set(refreshToken, { family, clientId, scopes: grantScopes, email, used: false });
+    const { answer } = this.settings;
     const response: TokenResponse = {
       access_token: accessToken,
       token_type: 'Bearer',
-      expires_in: ttl,
+      ...(answer.expiresIn ? { expires_in: ttl } : {}),
       refresh_token: refreshToken,
-      scope: scopeText(scopes),
-      user_email: email,
+      ...(answer.scope ? { scope: scopeText(scopes) } : {}),
+      ...(answer.identity ? { user_email: email } : {}),
     };
     return response;
   }
