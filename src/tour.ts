@@ -58,7 +58,8 @@ export async function runTour(print: (line: string) => void): Promise<void> {
 Connect an assistant to the same demo over stdio. For example, with Claude Code:
   claude mcp add org-analytics -- node ${shellWord(thisCli())} --demo
 After \`npm link\` in the clone, \`org-analytics-mcp --demo\` works too (npx only once the package is on npm).
-Against your organization: set ANALYTICS_API_TOKEN and ANALYTICS_BASE_URL and drop --demo. See README.md.`);
+Against your organization: set ANALYTICS_API_TOKEN and ANALYTICS_BASE_URL and drop --demo, or sign in as yourself
+(ANALYTICS_AUTH_URL, ANALYTICS_CLIENT_ID, then org-analytics-mcp login; try the sign-in with login --demo). See README.md.`);
   } finally {
     await client.close();
     await runtime.close();
