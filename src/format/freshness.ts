@@ -20,7 +20,7 @@ export function freshnessOut(f: Freshness, dataThrough: string): FreshnessOut {
 
 /** "data through 2026-11-20; next refresh ~02:00 UTC; served from cache" */
 export function freshnessLine(f: FreshnessOut): string {
-  const parts = [`data through ${f.data_through}`];
+  const parts = [`data through ${f.data_through}${notInYet(f)}`];
   if (f.next_refresh_at) {
     const at = new Date(f.next_refresh_at);
     const hhmm = at.toISOString().slice(11, 16);
@@ -28,4 +28,18 @@ export function freshnessLine(f: FreshnessOut): string {
   }
   if (f.from_cache) parts.push(`served from cache (fetched ${f.fetched_at.slice(0, 16).replace('T', ' ')} UTC)`);
   return parts.join('; ');
+}
+
+/**
+ * Between midnight and the ~02:00 UTC refresh, yesterday may be asked for but has no data yet: an answer
+ * that ends on it says so, rather than let an empty day read as a drop.
+ */
+function notInYet(f: FreshnessOut): string {
+  if (!f.next_refresh_at) return '';
+  const refresh = f.next_refresh_at.slice(0, 10);
+  const fetchedToday = f.fetched_at.slice(0, 10) === refresh;
+  const yesterday = new Date(Date.parse(`${refresh}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  return fetchedToday && f.next_refresh_at.slice(11, 16) === '02:00' && f.data_through === yesterday
+    ? ` (its figures arrive at ~02:00 UTC: until then ${yesterday} reads as empty)`
+    : '';
 }

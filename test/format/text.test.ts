@@ -61,4 +61,15 @@ describe('text helpers', () => {
       }),
     ).toBe('data through 2026-11-21; next refresh ~11:30 UTC');
   });
+
+  it('says, before the ~02:00 UTC refresh, that yesterday has no figures yet', () => {
+    const early = { data_through: '2026-11-20', from_cache: false, next_refresh_at: '2026-11-21T02:00:00.000Z' };
+    expect(freshnessLine({ ...early, fetched_at: '2026-11-21T01:10:00.000Z' })).toBe(
+      'data through 2026-11-20 (its figures arrive at ~02:00 UTC: until then 2026-11-20 reads as empty); next refresh ~02:00 UTC',
+    );
+    // An answer ending the day before, or credit usage through today, has nothing missing.
+    expect(freshnessLine({ ...early, data_through: '2026-11-19', fetched_at: '2026-11-21T01:10:00.000Z' })).toBe(
+      'data through 2026-11-19; next refresh ~02:00 UTC',
+    );
+  });
 });
