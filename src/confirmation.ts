@@ -41,9 +41,20 @@ export async function askToConfirm(message: string, digest: string, key?: Uint8A
 }
 
 /**
- * How this call can confirm a write: the client's capabilities come with each request on 2026-07-28 and
- * from initialize on 2025-era connections. A stateless 2025-era HTTP request carries neither, so whether
- * the client could confirm is unknown, and a write must not go ahead unasked.
+ * What the client of this call can do: its capabilities come with each request on 2026-07-28 and from
+ * initialize on 2025-era connections; a stateless 2025-era HTTP request carries neither (undefined).
+ */
+export function clientCapabilities(server: McpServer, ctx: ServerContext): ClientCapabilities | undefined {
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  return (
+    (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ??
+    server.server.getClientCapabilities()
+  );
+}
+
+/**
+ * How this call can confirm a write. When the client's capabilities are unknown (a stateless 2025-era HTTP
+ * request), whether it could confirm is unknown too, and a write must not go ahead unasked.
  */
 export function confirmationFor(
   server: McpServer,
@@ -52,10 +63,7 @@ export function confirmationFor(
   refuseUnconfirmed: boolean,
   key?: Uint8Array,
 ): ToolContext['confirmation'] {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const caps =
-    (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ??
-    server.server.getClientCapabilities();
+  const caps = clientCapabilities(server, ctx);
   if (caps === undefined) return { answer: async () => 'cannot_ask' };
   // Over stdio the client is the user's own app. Over HTTP any local process may be the caller, so a write
   // nobody could confirm is refused; --confirm-writes never is the explicit opt-out.

@@ -1,11 +1,5 @@
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  inputRequired,
-  inputResponse,
-  type ClientCapabilities,
-  type McpServer,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
+import { inputRequired, inputResponse, type McpServer, type ServerContext } from '@modelcontextprotocol/server';
+import { clientCapabilities } from './confirmation.js';
 import type { ConversationSignIn } from './login/sign-in.js';
 import { remainingMs } from './upstream/deadline.js';
 
@@ -23,11 +17,7 @@ export async function offerSignIn(
   signIn: ConversationSignIn,
   signal: AbortSignal,
 ): Promise<'retry' | Awaited<ReturnType<typeof inputRequired>> | undefined> {
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const caps =
-    (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ??
-    server.server.getClientCapabilities();
-  if (caps?.elicitation?.url === undefined) return undefined;
+  if (clientCapabilities(server, ctx)?.elicitation?.url === undefined) return undefined;
   const view = inputResponse(ctx.mcpReq.inputResponses, 'sign_in');
   if (view.kind === 'elicit') {
     if (view.action !== 'accept') return undefined;

@@ -31,11 +31,7 @@ export const LOGIN_OPTIONS = {
     help: 'do not open a browser; open the printed URL by hand',
   },
   demo: {
-    flag: 'demo',
-    env: 'ANALYTICS_DEMO',
-    kind: 'switch',
-    schema: z.boolean().default(false),
-    shown: 'off',
+    ...SERVER_OPTIONS.demo,
     help: "sign in to a fresh embedded simulator's sign-in service, to see the flow (nothing is kept)",
   },
 } satisfies OptionTable;
