@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { createAuditSink, type AuditSink } from './audit.js';
 import { ConfigError, type Config } from './config.js';
 import type { ConversationSignIn } from './login/sign-in.js';
@@ -29,11 +29,10 @@ export interface Runtime {
 
 /** The embedded simulator demo mode serves against, with a fresh token. */
 async function demoUpstream(users: number): Promise<{ token: string; baseUrl: string; simulator: Simulator }> {
-  const token = `demo-${randomBytes(12).toString('hex')}`;
   // Loaded only here: a server against a real API never needs the simulator.
-  const { startSimulator } = await import('./simulator/index.js');
-  const simulator = await startSimulator({ users, token, seed: 'northwind' });
-  return { token, baseUrl: simulator.url, simulator };
+  const { startDemoSimulator } = await import('./simulator/index.js');
+  const simulator = await startDemoSimulator(users);
+  return { token: simulator.token, baseUrl: simulator.url, simulator };
 }
 
 /** Builds everything the server needs from config; in demo mode, starts the embedded simulator first. */

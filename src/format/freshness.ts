@@ -1,5 +1,6 @@
 import type { Freshness } from '../upstream/freshness.js';
 import { z } from 'zod';
+import { formatDay, parseIsoDay } from '../util/utc-date.js';
 
 export const freshnessSchema = z.object({
   data_through: z.string(),
@@ -38,7 +39,7 @@ function notInYet(f: FreshnessOut): string {
   if (!f.next_refresh_at) return '';
   const refresh = f.next_refresh_at.slice(0, 10);
   const fetchedToday = f.fetched_at.slice(0, 10) === refresh;
-  const yesterday = new Date(Date.parse(`${refresh}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+  const yesterday = formatDay(parseIsoDay(refresh)! - 1);
   return fetchedToday && f.next_refresh_at.slice(11, 16) === '02:00' && f.data_through === yesterday
     ? ` (its figures arrive at ~02:00 UTC: until then ${yesterday} reads as empty)`
     : '';

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { z } from 'zod';
 import type { schemaOf } from '../cli-options.js';
 import type { LOGIN_OPTIONS } from './login-options.js';
@@ -14,8 +13,8 @@ export async function demoLogin(
   options: Options,
   out: { print: (line: string) => void; warn: (line: string) => void; env: NodeJS.ProcessEnv },
 ): Promise<number> {
-  const { startSimulator } = await import('../simulator/index.js');
-  const sim = await startSimulator({ token: `demo-${randomBytes(12).toString('hex')}`, seed: 'northwind' });
+  const { startDemoSimulator } = await import('../simulator/index.js');
+  const sim = await startDemoSimulator();
   try {
     out.warn(`Demo sign-in service: ${sim.authUrl} (client ${sim.oauthClientId}).`);
     const login = await signIn(

@@ -64,6 +64,8 @@ export class LoginCredential implements Credential {
    * so are the scopes of a new login.
    */
   async reload(): Promise<StoredLogin | undefined> {
+    // Set before reading: a keychain that fails is not asked again on every request either.
+    this.readAt = this.now();
     let stored;
     try {
       stored = await this.store.read();
@@ -72,7 +74,6 @@ export class LoginCredential implements Credential {
       if (this.current) return this.current;
       throw keychainFailure(error);
     }
-    this.readAt = this.now();
     if (stored) this.adopt(stored.login);
     else if (this.current) {
       this.current = undefined;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseIsoDay } from '../util/utc-date.js';
@@ -125,4 +126,9 @@ export async function startSimulator(input: SimulatorOptions = {}): Promise<Simu
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The demo organization (seed northwind) on a fresh random token: --demo, the tour and `login --demo`. */
+export function startDemoSimulator(users = 800): Promise<Simulator> {
+  return startSimulator({ users, token: `demo-${randomBytes(12).toString('hex')}`, seed: 'northwind' });
 }

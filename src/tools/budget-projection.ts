@@ -3,7 +3,6 @@ import { ceilRatio, compareDecimals, scaleDecimal, subtractDecimals, sumDecimals
 import { formatDay } from '../util/utc-date.js';
 
 export const BUDGET_STATUSES = ['over', 'at_risk', 'ok', 'cleared', 'no_override'] as const;
-export type BudgetStatus = (typeof BUDGET_STATUSES)[number];
 
 /**
  * The month so far: its complete days (the 1st to the latest complete day), the days it has, and the

@@ -11,7 +11,6 @@ import { identityOf, identityOut } from './rows.js';
 import type { ToolContext } from './types.js';
 
 export const budgetUserRowOut = z.object({ ...identityOut, ...budgetRowOut.shape });
-export type BudgetUserRow = z.output<typeof budgetUserRowOut>;
 
 /** What this month's use covers: from the 1st through a day, whether today's partial use is in, in words. */
 export const monthToDateOut = z.object({

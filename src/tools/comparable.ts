@@ -1,3 +1,4 @@
+import { rangeText } from '../upstream/dates.js';
 import type { z } from 'zod';
 import { UserInputError } from '../errors.js';
 import type { DateRules, DayRange } from '../upstream/dates.js';
@@ -5,7 +6,7 @@ import type { RangeArg } from '../upstream/endpoint.js';
 import { parseIsoDay } from '../util/utc-date.js';
 import { comparison, comparisonOut, comparisonText, compareToInput, movers, otherPeriod } from './compare.js';
 import type { CompareTo, Figure, Mover } from './compare.js';
-import { datesOf, resolvePeriod } from './periods.js';
+import { resolvePeriod } from './periods.js';
 import type { ToolContext, ToolDef } from './types.js';
 
 type Dates = { start_date: string; end_date: string };
@@ -18,7 +19,7 @@ function completeDays(r: DayRange, today: number): Dates {
     throw new UserInputError(
       'compare_to compares complete days only, and a period of today alone has none (today is partial): end it yesterday or earlier.',
     );
-  return datesOf({ start: r.start, end: Math.min(r.end, today - 1) });
+  return rangeText({ start: r.start, end: Math.min(r.end, today - 1) });
 }
 
 /** What a range tool compares: its figures, and for per-identity data one value per identity for the movers. */

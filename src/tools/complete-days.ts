@@ -11,7 +11,7 @@ import type { ToolContext } from './types.js';
  * ~02:00 UTC, the day before until then. Range checks allow yesterday at any hour (the upstream does),
  * but before 02:00 it reads as empty, so the composite answers stop a day earlier.
  */
-export async function latestCompleteDay(ctx: ToolContext): Promise<number> {
+export function latestCompleteDay(ctx: ToolContext): number {
   const today = ctx.client.today();
   const hour = new Date(ctx.client.now()).getUTCHours();
   return hour < REFRESH_HOUR_UTC ? today - 2 : today - 1;
@@ -19,7 +19,7 @@ export async function latestCompleteDay(ctx: ToolContext): Promise<number> {
 
 /** "2026-11-16 arrives at ~02:00 UTC": the day after the latest complete one, when that is yesterday. */
 export function arrives(latest: number): string {
-  return `${formatDay(latest + 1)} arrives at ~02:00 UTC`;
+  return `${formatDay(latest + 1)} arrives at ~0${REFRESH_HOUR_UTC}:00 UTC`;
 }
 
 /** Whether the latest complete day is the day before yesterday: yesterday is not in yet. */
@@ -32,13 +32,13 @@ export function beforeRefresh(latest: number, today: number): boolean {
  * complete day, explicit dates as given but ending there at the latest. `covers` says so when yesterday
  * was left out because it has not arrived yet.
  */
-export async function completePeriod(
+export function completePeriod(
   ctx: ToolContext,
   args: RangeArg,
   fallback: NamedRange,
-): Promise<{ period: DayRange; covers?: string }> {
+): { period: DayRange; covers?: string } {
   const today = ctx.client.today();
-  const latest = await latestCompleteDay(ctx);
+  const latest = latestCompleteDay(ctx);
   const named = args.start_date === undefined && args.end_date === undefined;
   // Named ranges resolve as on the day after the latest complete one, so that they end on it.
   const asked = resolvePeriod(args, named ? latest + 1 : today, fallback);

@@ -1,3 +1,4 @@
+import { rangeText } from '../upstream/dates.js';
 import { z } from 'zod';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
 import { commonDomain, int, shortId, usd, usdWhole } from '../format/text.js';
@@ -22,7 +23,7 @@ import {
   topUsers,
 } from './overview-parts.js';
 import { completePeriod } from './complete-days.js';
-import { change, changeOut, datesOf, previousPeriod } from './periods.js';
+import { change, changeOut, previousPeriod } from './periods.js';
 
 const BY_MODEL: CostQuery = {
   group_by_keys: ['COST_ANALYTICS_GROUP_BY_RESOURCE'],
@@ -59,14 +60,14 @@ export const getUsageOverview = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
-    const { period, covers } = await completePeriod(ctx, args, 'last_30_days');
+    const { period, covers } = completePeriod(ctx, args, 'last_30_days');
     const before = previousPeriod(period, ctx.client.today());
     const day = formatDay(lastWeekday(period));
     const [dau, activity, cost, prior, editors] = await Promise.all([
-      listAll(ctx, dauCount, datesOf(period)),
-      listAll(ctx, userActivity, datesOf(period)),
-      listAll(ctx, costAnalytics, { ...datesOf(period), ...BY_MODEL }),
-      before ? listAll(ctx, costAnalytics, { ...datesOf(before), ...BY_MODEL }) : undefined,
+      listAll(ctx, dauCount, rangeText(period)),
+      listAll(ctx, userActivity, rangeText(period)),
+      listAll(ctx, costAnalytics, { ...rangeText(period), ...BY_MODEL }),
+      before ? listAll(ctx, costAnalytics, { ...rangeText(before), ...BY_MODEL }) : undefined,
       listAll(ctx, dailyUserActivityByEditorLanguage, { date: day }),
     ]);
     const days = dau.data;
@@ -75,7 +76,7 @@ export const getUsageOverview = defineTool({
     const then = prior && costSum(prior.data);
     const parts = [dau, activity, cost, editors, ...(prior ? [prior] : [])];
     return {
-      ...datesOf(period),
+      ...rangeText(period),
       ...(covers ? { covers } : {}),
       active_users: {
         distinct: activity.data.length,
@@ -89,7 +90,7 @@ export const getUsageOverview = defineTool({
       previous:
         before && then
           ? {
-              ...datesOf(before),
+              ...rangeText(before),
               cost: then,
               change: {
                 billed_amount_usd: change(now.billed_amount_usd, then.billed_amount_usd),

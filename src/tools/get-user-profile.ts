@@ -1,3 +1,4 @@
+import { rangeText } from '../upstream/dates.js';
 import { z } from 'zod';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
 import { int, usd } from '../format/text.js';
@@ -13,7 +14,6 @@ import { listAll } from './listing.js';
 import { metricValues } from './metrics.js';
 import { modelCostOut } from './overview-parts.js';
 import { completePeriod } from './complete-days.js';
-import { datesOf } from './periods.js';
 import { costOf, costProfile, identityNamed, usesOf, usesOut } from './profile-parts.js';
 import { identityOf } from './rows.js';
 
@@ -46,9 +46,9 @@ export const getUserProfile = defineTool({
   async run(args, ctx) {
     const deadline = Date.now() + answerWithinMs(ctx.config);
     const who = await identityNamed(ctx, args.user);
-    const { period } = await completePeriod(ctx, args, 'last_30_days');
+    const { period } = completePeriod(ctx, args, 'last_30_days');
     const [activity, costThenUses, budget] = await Promise.all([
-      listAll(ctx, userActivity, datesOf(period)),
+      listAll(ctx, userActivity, rangeText(period)),
       costOf(ctx, who, period).then(async (cost) => {
         const profile = costProfile(cost);
         const day = profile.latest;
@@ -65,12 +65,12 @@ export const getUserProfile = defineTool({
     const parts = [activity.freshness, cost.freshness, ...budget.freshness, ...(records ? [records.freshness] : [])];
     return {
       ...identityOf(who),
-      ...datesOf(period),
+      ...rangeText(period),
       activity: row ? { active_days: row.active_days, metrics: { ...row.metrics } } : null,
       cost: profile.cost,
       budget: { plan: budget.plan, ...status, ...budget.month_to_date },
       uses: records && day ? usesOf(records.data, who, day) : null,
-      freshness: freshnessOut(combineFreshness(parts), datesOf(period).end_date),
+      freshness: freshnessOut(combineFreshness(parts), rangeText(period).end_date),
     };
   },
   text(out) {

@@ -68,7 +68,7 @@ export async function readMonthToDate(ctx: ToolContext, plan: BillingPlan, who: 
       freshness: [...(before ? [before.freshness] : []), now.freshness],
     };
   }
-  const latest = await latestCompleteDay(ctx);
+  const latest = latestCompleteDay(ctx);
   const month = monthOf(today, latest);
   const through = formatDay(latest);
   const filtered = who.length > 0 && who.length <= FILTER_MAX;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import {
   earliestDay,
-  rangeText,
   resolveNamedRange,
   resolveRange,
   type DateRules,
@@ -36,9 +35,6 @@ export function previousPeriod(r: DayRange, today: number): DayRange | undefined
   const before = { start: r.start - n, end: r.start - 1 };
   return before.start < earliestDay(today) ? undefined : before;
 }
-
-/** Explicit dates of a period, as listings take them. */
-export const datesOf = (r: DayRange) => rangeText(r);
 
 export const changeOut = z.object({ absolute: z.string(), percent: z.number().nullable() });
 

@@ -1,3 +1,4 @@
+import { rangeText } from '../upstream/dates.js';
 import { z } from 'zod';
 import { costAnalytics, type CostPoint } from '../upstream/endpoints/cost-analytics.js';
 import type { EditorLanguage } from '../upstream/endpoints/daily-user-activity-by-editor-language.js';
@@ -8,7 +9,6 @@ import { compareDecimals } from '../upstream/numbers.js';
 import { assertServiceAccountName } from './identity-format.js';
 import { listAll } from './listing.js';
 import { costByModel, costSum } from './overview-parts.js';
-import { datesOf } from './periods.js';
 import type { ToolContext } from './types.js';
 
 export const usesOut = z.object({
@@ -25,20 +25,15 @@ export async function identityNamed(ctx: ToolContext, user: string): Promise<Ide
 }
 
 /** One identity's cost per model and day over the period: one filtered request, a page or two. */
-export function costOf(ctx: ToolContext, who: IdentityRef, period: DayRange, withinMs?: number) {
-  return listAll(
-    ctx,
-    costAnalytics,
-    {
-      ...datesOf(period),
-      group_by_keys: ['COST_ANALYTICS_GROUP_BY_RESOURCE'],
-      granularity: 'COST_ANALYTICS_TIME_GRANULARITY_DAY',
-      filters: who.user_email
-        ? { user_emails: [who.user_email] }
-        : { service_account_names: [who.service_account_name!] },
-    },
-    withinMs,
-  );
+export function costOf(ctx: ToolContext, who: IdentityRef, period: DayRange) {
+  return listAll(ctx, costAnalytics, {
+    ...rangeText(period),
+    group_by_keys: ['COST_ANALYTICS_GROUP_BY_RESOURCE'],
+    granularity: 'COST_ANALYTICS_TIME_GRANULARITY_DAY',
+    filters: who.user_email
+      ? { user_emails: [who.user_email] }
+      : { service_account_names: [who.service_account_name!] },
+  });
 }
 
 /** Cost and credits in all and by model, and the latest day with any cost: the person's latest active day. */

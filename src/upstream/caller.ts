@@ -57,10 +57,6 @@ export class Caller {
     return this.config.credential.fingerprint();
   }
 
-  get credentialKind(): Credential['kind'] {
-    return this.config.credential.kind;
-  }
-
   async call<S extends z.ZodType>(op: Operation<S>, options: CallOptions = {}): Promise<CachedAnswer<z.output<S>>> {
     const params = { ...(options.query ?? {}), ...((options.body as Record<string, unknown>) ?? {}) };
     if (!op.cache) {

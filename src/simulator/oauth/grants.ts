@@ -101,19 +101,10 @@ export class OAuthGrants {
     const scopes = input.scopes ?? grant.scopes;
     if (scopes.some((scope) => !grant.scopes.includes(scope)))
       throw new OAuthError('invalid_scope', `The grant covers only '${scopeText(grant.scopes)}'.`);
-    if (!this.settings.answer.rotateRefreshTokens) {
-      // RFC 6749 6: without a new refresh token in the answer, the one presented stays in force.
-      const { refresh_token: _unused, ...rest } = this.issue(
-        grant.family,
-        grant.clientId,
-        grant.scopes,
-        scopes,
-        grant.email,
-      );
-      return rest;
-    }
-    grant.used = true;
-    return this.issue(grant.family, grant.clientId, grant.scopes, scopes, grant.email);
+    // RFC 6749 6: without a new refresh token in the answer, the one presented stays in force.
+    const rotate = this.settings.answer.rotateRefreshTokens;
+    if (rotate) grant.used = true;
+    return this.issue(grant.family, grant.clientId, grant.scopes, scopes, grant.email, rotate);
   }
 
   /** What an access token grants: undefined if it was never issued, 'expired' once expired or revoked. */
@@ -130,18 +121,26 @@ export class OAuthGrants {
     this.families.clear();
   }
 
-  private issue(family: Family, clientId: string, grantScopes: Scope[], scopes: Scope[], email: string) {
+  private issue(
+    family: Family,
+    clientId: string,
+    grantScopes: Scope[],
+    scopes: Scope[],
+    email: string,
+    withRefresh = true,
+  ) {
     const accessToken = randomSecret('sim_at_');
-    const refreshToken = randomSecret('sim_rt_');
     const ttl = this.settings.accessTokenTtlSeconds;
     this.accessTokens.set(accessToken, { family, scopes, email, expiresAt: this.now() + ttl * 1000 });
-    this.refreshTokens.set(refreshToken, { family, clientId, scopes: grantScopes, email, used: false });
+    const refreshToken = withRefresh ? randomSecret('sim_rt_') : undefined;
+    if (refreshToken)
+      this.refreshTokens.set(refreshToken, { family, clientId, scopes: grantScopes, email, used: false });
     const { answer } = this.settings;
     const response: TokenResponse = {
       access_token: accessToken,
       token_type: 'Bearer',
       ...(answer.expiresIn ? { expires_in: ttl } : {}),
-      refresh_token: refreshToken,
+      ...(refreshToken ? { refresh_token: refreshToken } : {}),
       ...(answer.scope ? { scope: scopeText(scopes) } : {}),
       ...(answer.identity ? { user_email: email } : {}),
     };
