@@ -2,13 +2,12 @@ import { z } from 'zod';
 import {
   earliestDay,
   resolveNamedRange,
-  resolveRange,
+  resolveRangeArg,
   type DateRules,
   type DayRange,
   type NamedRange,
 } from '../upstream/dates.js';
 import type { RangeArg } from '../upstream/endpoint.js';
-import { InvalidArgumentError } from '../upstream/errors.js';
 import { divideDecimals, subtractDecimals } from '../upstream/numbers.js';
 
 /**
@@ -23,10 +22,7 @@ export function resolvePeriod(
 ): DayRange {
   if (fallback && args.range === undefined && args.start_date === undefined && args.end_date === undefined)
     return resolveNamedRange(fallback, rules, today);
-  if (args.range === undefined) return resolveRange(args, rules, today);
-  if (args.start_date !== undefined || args.end_date !== undefined)
-    throw new InvalidArgumentError('Give either range or start_date/end_date, not both.');
-  return resolveNamedRange(args.range, rules, today);
+  return resolveRangeArg(args, rules, today);
 }
 
 /** The same number of days just before; undefined when it reaches past the 2-year lookback. */

@@ -113,6 +113,15 @@ export function resolveDate(text: string | undefined, today: number): number {
   return day;
 }
 
+/** `range` or explicit dates, never both: the days they name under the date rules. */
+export function resolveRangeArg(args: RangeInput & { range?: NamedRange }, rules: DateRules, today: number): DayRange {
+  if (args.range === undefined) return resolveRange(args, rules, today);
+  if (args.start_date !== undefined || args.end_date !== undefined)
+    throw new InvalidArgumentError('Give either range or start_date/end_date, not both.');
+  // A named range ends on the latest allowed day and lies well within the lookback: nothing is left to check.
+  return resolveNamedRange(args.range, rules, today);
+}
+
 /** A named range, resolved in UTC against the latest allowed day (yesterday, or today for credit usage). */
 export function resolveNamedRange(name: NamedRange, rules: DateRules, today: number): DayRange {
   const latest = latestDay(rules, today);

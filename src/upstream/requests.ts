@@ -3,7 +3,7 @@ import { MAX_RANGE_DAYS } from '../contract/limits.js';
 import { formatDay } from '../util/utc-date.js';
 import type { CachedAnswer } from './cache.js';
 import type { Caller, CallOptions } from './caller.js';
-import { rangeText, resolveDate, resolveNamedRange, resolveRange, splitRange, type DayRange } from './dates.js';
+import { rangeText, resolveDate, resolveRangeArg, splitRange, type DayRange } from './dates.js';
 import type { DateArg, Endpoint, ListArgs, Listing, RangeArg } from './endpoint.js';
 import { InvalidArgumentError } from './errors.js';
 import type { Priority } from './limiter.js';
@@ -67,11 +67,7 @@ function daysOf(listing: AnyListing, args: RangeArg & DateArg, today: number): D
     const day = resolveDate(args.date, today);
     return { start: day, end: day };
   }
-  if (args.range === undefined) return resolveRange(args, listing.dates.rules, today);
-  if (args.start_date !== undefined || args.end_date !== undefined)
-    throw new InvalidArgumentError('Give either range or start_date/end_date, not both.');
-  // A named range ends on the latest allowed day and lies well within the lookback: nothing is left to check.
-  return resolveNamedRange(args.range, listing.dates.rules, today);
+  return resolveRangeArg(args, listing.dates.rules, today);
 }
 
 function dateParams(listing: AnyListing, days: DayRange): Record<string, string> {
