@@ -5,9 +5,8 @@ import type { Freshness } from '../upstream/freshness.js';
 import { identityKey, type IdentityRef } from '../upstream/merge.js';
 import { formatDay } from '../util/utc-date.js';
 import { budgetRow, budgetRowOut, byRisk, projectionMethod } from './budget-projection.js';
-import { assertServiceAccountName } from './identity-format.js';
 import { monthOf, readMonthToDate } from './month-to-date.js';
-import { identityOf, identityOut } from './rows.js';
+import { identityFilters, identityOf, identityOut } from './rows.js';
 import type { ToolContext } from './types.js';
 
 export const budgetUserRowOut = z.object({ ...identityOut, ...budgetRowOut.shape });
@@ -20,22 +19,12 @@ export const monthToDateOut = z.object({
   covers: z.string(),
 });
 
-/** Emails (or pseudonyms) and service-account names, as the overrides endpoint takes them. */
-export async function namedIdentities(ctx: ToolContext, users: string[]) {
-  const user_emails: string[] = [];
-  const service_account_names: string[] = [];
-  for (const u of users)
-    if (u.includes('@')) user_emails.push((await ctx.resolveEmail(u)).toLowerCase());
-    else service_account_names.push(assertServiceAccountName(u));
-  return { user_emails, service_account_names };
-}
-
 /**
  * Every override (or the named identities') with this month's use against its limit, riskiest first.
  * Named identities without an override are kept, as `no_override`; unknown ones are the upstream's 400.
  */
-export async function budgetStatuses(ctx: ToolContext, users: string[] | undefined) {
-  const named = users?.length ? await namedIdentities(ctx, users) : undefined;
+export async function budgetStatuses(ctx: ToolContext, asked: IdentityRef[] = []) {
+  const named = asked.length ? identityFilters(asked) : undefined;
   const { value, freshness } = await ctx.client.call(getUserBudgetOverrides, named ?? {}, ctx.signal);
   // Named identities without overrides say nothing of the plan: every override does, as a last resort.
   const plan: BillingPlan | null =
@@ -45,10 +34,6 @@ export async function budgetStatuses(ctx: ToolContext, users: string[] | undefin
     null;
   const who = new Map<string, { id: IdentityRef; limit: string | null }>();
   for (const o of value.overrides) who.set(identityKey(o), { id: o, limit: o.config.limit });
-  const asked = [
-    ...(named?.user_emails.map((user_email) => ({ user_email })) ?? []),
-    ...(named?.service_account_names.map((service_account_name) => ({ service_account_name })) ?? []),
-  ];
   for (const id of asked) if (!who.has(identityKey(id))) who.set(identityKey(id), { id, limit: null });
   const ids = [...who.values()].map((w) => w.id);
   const mtd = plan && ids.length ? await readMonthToDate(ctx, plan, ids) : undefined;

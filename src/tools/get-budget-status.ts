@@ -7,6 +7,7 @@ import { budgetStatuses, budgetUserRowOut, monthToDateOut } from './budget-statu
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { listInputs, usersInput } from './inputs.js';
 import { tableOut } from './listing.js';
+import { identityNamed } from './rows.js';
 
 export const getBudgetStatus = defineTool({
   name: 'get_budget_status',
@@ -27,7 +28,8 @@ export const getBudgetStatus = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
-    const status = await budgetStatuses(ctx, args.users);
+    const named = await Promise.all((args.users ?? []).map((user) => identityNamed(ctx, user)));
+    const status = await budgetStatuses(ctx, named);
     const counts = Object.fromEntries(
       BUDGET_STATUSES.map((s) => [s, status.rows.filter((r) => r.status === s).length]),
     );

@@ -14,7 +14,8 @@ import { listAll } from './listing.js';
 import { metricValues } from './metrics.js';
 import { modelCostOut } from './overview-parts.js';
 import { completePeriod } from './complete-days.js';
-import { costOf, costProfile, identityNamed, usesOf, usesOut } from './profile-parts.js';
+import { costOf, costProfile, usesOf, usesOut } from './profile-parts.js';
+import { identityNamed } from './rows.js';
 import { identityOf } from './rows.js';
 
 export const getUserProfile = defineTool({
@@ -57,7 +58,7 @@ export const getUserProfile = defineTool({
           : undefined;
         return { cost, profile, records, day };
       }),
-      budgetStatuses(ctx, [args.user]),
+      budgetStatuses(ctx, [who]),
     ]);
     const { cost, profile, records, day } = costThenUses;
     const row = activity.data.find((u) => identityKey(u) === identityKey(who));

@@ -9,6 +9,7 @@ import type { MonthSoFar, MonthUse } from './budget-projection.js';
 import { arrives, beforeRefresh, latestCompleteDay } from './complete-days.js';
 import { listAll } from './listing.js';
 import type { ToolContext } from './types.js';
+import { identityFilters } from './rows.js';
 
 /** Month-to-date use per identity key, where it was read from, and how far it reaches. */
 export interface MonthToDate extends MonthSoFar {
@@ -79,12 +80,7 @@ export async function readMonthToDate(ctx: ToolContext, plan: BillingPlan, who: 
           end_date: through,
           group_by_keys: ['COST_ANALYTICS_GROUP_BY_USER'],
           granularity: 'COST_ANALYTICS_TIME_GRANULARITY_TOTAL',
-          filters: filtered
-            ? {
-                user_emails: who.flatMap((w) => (w.user_email ? [w.user_email] : [])),
-                service_account_names: who.flatMap((w) => (w.service_account_name ? [w.service_account_name] : [])),
-              }
-            : {},
+          filters: filtered ? identityFilters(who) : {},
         })
       : undefined;
   for (const p of cost?.data ?? []) {

@@ -6,7 +6,7 @@ import type { Answer } from '../upstream/client.js';
 import type { DayRange } from '../upstream/dates.js';
 import { identityKey, type IdentityRef } from '../upstream/merge.js';
 import { compareDecimals } from '../upstream/numbers.js';
-import { assertServiceAccountName } from './identity-format.js';
+import { identityFilters } from './rows.js';
 import { listAll } from './listing.js';
 import { costByModel, costSum } from './overview-parts.js';
 import type { ToolContext } from './types.js';
@@ -17,22 +17,13 @@ export const usesOut = z.object({
   languages: z.record(z.string(), z.number().int()),
 });
 
-/** The identity a `user` argument names: an email (or pseudonym), else a service-account name. */
-export async function identityNamed(ctx: ToolContext, user: string): Promise<IdentityRef> {
-  return user.includes('@')
-    ? { user_email: (await ctx.resolveEmail(user)).toLowerCase() }
-    : { service_account_name: assertServiceAccountName(user) };
-}
-
 /** One identity's cost per model and day over the period: one filtered request, a page or two. */
 export function costOf(ctx: ToolContext, who: IdentityRef, period: DayRange) {
   return listAll(ctx, costAnalytics, {
     ...rangeText(period),
     group_by_keys: ['COST_ANALYTICS_GROUP_BY_RESOURCE'],
     granularity: 'COST_ANALYTICS_TIME_GRANULARITY_DAY',
-    filters: who.user_email
-      ? { user_emails: [who.user_email] }
-      : { service_account_names: [who.service_account_name!] },
+    filters: identityFilters([who]),
   });
 }
 

@@ -33,18 +33,30 @@ export function sortRows<T>(
   });
 }
 
+/** The identity a `user` argument names: an email (or pseudonym), else a service-account name. */
+export async function identityNamed(ctx: ToolContext, user: string): Promise<IdentityFields> {
+  return user.includes('@')
+    ? { user_email: (await ctx.resolveEmail(user)).toLowerCase() }
+    : { service_account_name: assertServiceAccountName(user) };
+}
+
+/** Identities as the upstream's filters take them (overrides, cost analytics). */
+export function identityFilters(ids: IdentityFields[]): { user_emails: string[]; service_account_names: string[] } {
+  return {
+    user_emails: ids.flatMap((id) => (id.user_email ? [id.user_email] : [])),
+    service_account_names: ids.flatMap((id) => (id.service_account_name ? [id.service_account_name] : [])),
+  };
+}
+
 /** Resolves the `users` filter (emails, pseudonyms or service-account names) to a matcher. */
 export async function userMatcher(
   users: string[] | undefined,
   ctx: ToolContext,
 ): Promise<((r: IdentityFields) => boolean) | undefined> {
   if (!users || users.length === 0) return undefined;
-  const emails = new Set<string>();
-  const accounts = new Set<string>();
-  for (const u of users) {
-    if (u.includes('@')) emails.add((await ctx.resolveEmail(u)).toLowerCase());
-    else accounts.add(assertServiceAccountName(u));
-  }
+  const named = identityFilters(await Promise.all(users.map((u) => identityNamed(ctx, u))));
+  const emails = new Set(named.user_emails);
+  const accounts = new Set(named.service_account_names);
   return (r) =>
     r.user_email !== undefined ? emails.has(r.user_email.toLowerCase()) : accounts.has(r.service_account_name ?? '');
 }
