@@ -3,7 +3,7 @@ import type { CostPoint } from '../upstream/endpoints/cost-analytics.js';
 import type { EditorLanguage } from '../upstream/endpoints/daily-user-activity-by-editor-language.js';
 import type { UserActivity } from '../upstream/endpoints/user-activity.js';
 import { identityKey } from '../upstream/merge.js';
-import { divideDecimals, sumDecimals } from '../upstream/numbers.js';
+import { percentOf, sumDecimals } from '../upstream/numbers.js';
 import { weekday } from '../util/utc-date.js';
 import type { DayRange } from '../upstream/dates.js';
 import { identityOf, identityOut, sortRows } from './rows.js';
@@ -44,8 +44,7 @@ export function costByModel(points: readonly CostPoint[]): Array<z.output<typeof
   }
   const rows = [...byModel].map(([model, ps]) => {
     const sum = costSum(ps);
-    const share = divideDecimals(sum.billed_amount_usd, total, 3);
-    return { model, ...sum, share_percent: share === null ? null : Math.round(Number(share) * 1000) / 10 };
+    return { model, ...sum, share_percent: percentOf(sum.billed_amount_usd, total) };
   });
   return sortRows(
     rows,

@@ -8,7 +8,7 @@ import {
   type NamedRange,
 } from '../upstream/dates.js';
 import type { RangeArg } from '../upstream/endpoint.js';
-import { divideDecimals, subtractDecimals } from '../upstream/numbers.js';
+import { percentOf, subtractDecimals } from '../upstream/numbers.js';
 
 /**
  * The days a range argument names under the date rules (by default the metrics': yesterday at the
@@ -37,6 +37,5 @@ export const changeOut = z.object({ absolute: z.string(), percent: z.number().nu
 /** The absolute and percent change from `before` to `now`, exactly; percent to one decimal, null from zero. */
 export function change(now: string | number, before: string | number) {
   const absolute = subtractDecimals(String(now), String(before));
-  const ratio = divideDecimals(absolute, String(before), 3);
-  return { absolute, percent: ratio === null ? null : Math.round(Number(ratio) * 1000) / 10 };
+  return { absolute, percent: percentOf(absolute, String(before)) };
 }

@@ -103,3 +103,9 @@ export function divideDecimals(a: string, b: string, places: number): string | n
   const [x, y] = align(parseDecimal(a), parseDecimal(b));
   return y === 0n ? null : scaleDecimal(x.toString(), 1n, y, places);
 }
+
+/** `part` as a percent of `whole`, to one decimal (a ratio to three places, as shown); null when `whole` is zero. */
+export function percentOf(part: string, whole: string): number | null {
+  const ratio = divideDecimals(part, whole, 3);
+  return ratio === null ? null : Math.round(Number(ratio) * 1000) / 10;
+}
