@@ -26,7 +26,11 @@ function completeDays(r: DayRange, today: number): Dates {
 export interface CompareSpec<A, O> {
   rules?: DateRules;
   figures(out: O): Figure[];
-  movers?: { by(args: A): string; read(ctx: ToolContext, args: A, period: Dates): Promise<Map<string, Mover>> };
+  /** `by` undefined: these arguments have no per-identity value (e.g. cost not grouped by user). */
+  movers?: {
+    by(args: A): string | undefined;
+    read(ctx: ToolContext, args: A, period: Dates): Promise<Map<string, Mover>>;
+  };
 }
 
 /**
@@ -62,11 +66,14 @@ export function comparable<I extends z.ZodObject, O extends z.ZodObject>(
       const current = period.end >= today ? ({ ...args, ...now, range: undefined } as z.output<I>) : undefined;
       const earlier = { ...args, ...then, range: undefined } as z.output<I>;
       // The answer keeps today; the comparison reads its complete days apart.
+      const by = spec.movers?.by(args);
       const [answer, completed, before, moved] = await Promise.all([
         def.run(args, ctx) as Promise<Out>,
         current && (def.run(current, ctx) as Promise<Out>),
         def.run(earlier, ctx) as Promise<Out>,
-        spec.movers && Promise.all([spec.movers.read(ctx, args, now), spec.movers.read(ctx, args, then)]),
+        by !== undefined &&
+          spec.movers &&
+          Promise.all([spec.movers.read(ctx, args, now), spec.movers.read(ctx, args, then)]),
       ]);
       const compared = completed ?? answer;
       const c = comparison(
@@ -74,7 +81,7 @@ export function comparable<I extends z.ZodObject, O extends z.ZodObject>(
         { ...before, figures: spec.figures(before) },
         leftOut,
       );
-      if (spec.movers && moved) c.movers = movers(spec.movers.by(args), c, moved[0], moved[1]);
+      if (by !== undefined && moved) c.movers = movers(by, c, moved[0], moved[1]);
       return { ...answer, comparison: c };
     },
     text(out) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { UserInputError } from '../errors.js';
 import { commonDomain, int, shortId } from '../format/text.js';
-import { divideDecimals } from '../upstream/numbers.js';
+import { compareDecimals, divideDecimals, subtractDecimals } from '../upstream/numbers.js';
 import { formatDay, minusYears, parseIsoDay } from '../util/utc-date.js';
 import { date } from './inputs.js';
 import { change } from './periods.js';
@@ -91,26 +91,32 @@ export function comparison(
   };
 }
 
-/** Who rose and fell the most between the periods, by one value per identity (per day when the lengths differ). */
+/**
+ * Who rose and fell the most between the periods, by one value per identity (per day, to 2 decimals,
+ * when the lengths differ). Values are exact (numbers or decimal strings) until they are shown.
+ */
 export function movers(by: string, c: Comparison, now: Map<string, Mover>, before: Map<string, Mover>, n = 5) {
-  const scale = (v: number, d: number) => (c.basis === 'per_day' ? Math.round((v / d) * 100) / 100 : v);
+  const scale = (v: number | string, d: number) =>
+    c.basis === 'per_day' ? divideDecimals(String(v), String(d), 2)! : String(v);
   const rows = [...new Set([...now.keys(), ...before.keys()])].map((key) => {
     const x = now.get(key);
     const y = before.get(key);
     const current = scale(x?.value ?? 0, c.current_days);
     const previous = scale(y?.value ?? 0, c.days);
-    return { ...(x ?? y)!.id, current, previous, change: Math.round((current - previous) * 100) / 100 };
+    return { id: (x ?? y)!.id, current, previous, change: subtractDecimals(current, previous) };
   });
   const order = (sign: number) =>
     rows
-      .filter((r) => sign * r.change > 0)
-      .sort((a, b) => sign * (b.change - a.change) || (a.user < b.user ? -1 : 1))
-      .slice(0, n);
+      .filter((r) => sign * compareDecimals(r.change, '0') > 0)
+      .sort((a, b) => sign * compareDecimals(b.change, a.change) || (a.id.user < b.id.user ? -1 : 1))
+      .slice(0, n)
+      .map((r) => ({ ...r.id, current: Number(r.current), previous: Number(r.previous), change: Number(r.change) }));
   return { by, rose: order(1), fell: order(-1) };
 }
 export interface Mover {
   id: { user: string; kind: 'user' | 'service_account' };
-  value: number;
+  /** A count, or an exact decimal string (USD, credits). */
+  value: number | string;
 }
 
 /** "vs 2026-09-22..2026-10-21 (totals): total_messages 1,200 → 1,300 (+100, +8.3%)", what was left out, and the movers. */
@@ -135,6 +141,9 @@ export function comparisonText(c: Comparison): string[] {
 }
 
 /** One value per identity, for `movers`. */
-export function moverMap<R extends IdentityRef>(rows: readonly R[], value: (r: R) => number): Map<string, Mover> {
+export function moverMap<R extends IdentityRef>(
+  rows: readonly R[],
+  value: (r: R) => number | string,
+): Map<string, Mover> {
   return new Map(rows.map((r) => [identityKey(r), { id: identityOf(r), value: value(r) }]));
 }

@@ -1,24 +1,17 @@
 import { z } from 'zod';
-import { GROUP_BY_KEYS, type GroupByKey } from '../contract/enums.js';
+import { GROUP_BY_KEYS } from '../contract/enums.js';
 import { freshnessLine } from '../format/freshness.js';
 import { commonDomain, int, percent, shortId, usd, usdWhole } from '../format/text.js';
 import { compareDecimals } from '../upstream/numbers.js';
-import { costAnalytics, type CostQuery } from '../upstream/endpoints/cost-analytics.js';
+import { costAnalytics } from '../upstream/endpoints/cost-analytics.js';
 import { costOut, costRowOf, costRowOut, costTotals, MONEY, TOKENS } from './cost-rows.js';
 import { comparable } from './comparable.js';
+import { costMovers, costQuery, groupKeys, SHORT } from './cost-query.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
-import { assertServiceAccountName } from './identity-format.js';
 import { listInputs, pageInputs, rangeArg, rangeInputs } from './inputs.js';
 import { listOut, listOutput, listRows } from './listing.js';
 import { sortRows } from './rows.js';
 
-const SHORT = {
-  product: 'COST_ANALYTICS_GROUP_BY_PRODUCT',
-  resource: 'COST_ANALYTICS_GROUP_BY_RESOURCE',
-  user: 'COST_ANALYTICS_GROUP_BY_USER',
-  byok_status: 'COST_ANALYTICS_GROUP_BY_BYOK_STATUS',
-  expert: 'COST_ANALYTICS_GROUP_BY_EXPERT',
-} as const;
 const strings = z.array(z.string().min(1)).max(1000).optional();
 
 export const getCostAnalytics = comparable(
@@ -68,23 +61,8 @@ export const getCostAnalytics = comparable(
     }),
     annotations: READ_ONLY,
     async run(args, ctx) {
-      const groupBy = [
-        ...new Set((args.group_by ?? []).map((g) => (g in SHORT ? SHORT[g as keyof typeof SHORT] : (g as GroupByKey)))),
-      ];
-      const f = args.filters ?? {};
-      const filters = {
-        ...f,
-        ...(f.user_emails ? { user_emails: await Promise.all(f.user_emails.map((e) => ctx.resolveEmail(e))) } : {}),
-        ...(f.service_account_names
-          ? { service_account_names: f.service_account_names.map(assertServiceAccountName) }
-          : {}),
-      };
-      const query: CostQuery = {
-        group_by_keys: groupBy,
-        granularity:
-          args.granularity === 'day' ? 'COST_ANALYTICS_TIME_GRANULARITY_DAY' : 'COST_ANALYTICS_TIME_GRANULARITY_TOTAL',
-        filters,
-      };
+      const groupBy = groupKeys(args.group_by);
+      const query = await costQuery(ctx, args, groupBy);
       const listed = await listRows(ctx, costAnalytics, { ...rangeArg(args), ...query }, args);
       const all = listed.rows.map(costRowOf);
       const key = (r: (typeof all)[number]) =>
@@ -164,5 +142,6 @@ export const getCostAnalytics = comparable(
         value: o.totals[name],
         kind: 'sum',
       })),
+    movers: costMovers,
   },
 );

@@ -19,6 +19,8 @@ import {
   editorsOut,
   lastWeekday,
   modelCostOut,
+  OVERVIEW_SOURCES,
+  overviewSourcesOut,
   topUserOut,
   topUsers,
 } from './overview-parts.js';
@@ -56,6 +58,7 @@ export const getUsageOverview = defineTool({
       .nullable()
       .describe('null: before the 2-year lookback'),
     editors: editorsOut,
+    sources: overviewSourcesOut,
     freshness: freshnessSchema,
   }),
   annotations: READ_ONLY,
@@ -99,6 +102,7 @@ export const getUsageOverview = defineTool({
             }
           : null,
       editors: editorAdoption(editors.data, day),
+      sources: OVERVIEW_SOURCES,
       freshness: freshnessOut(combineFreshness(parts.map((p) => p.freshness)), formatDay(period.end)),
     };
   },
@@ -113,7 +117,7 @@ export const getUsageOverview = defineTool({
     const pct = (c: { percent: number | null }) =>
       c.percent === null ? 'n/a' : `${c.percent >= 0 ? '+' : ''}${c.percent}%`;
     lines.push(
-      `Cost billed ${usd(out.cost.billed_amount_usd)}, credits ${int(out.cost.credits_consumed)}` +
+      `Cost and credits (cost analytics): billed ${usd(out.cost.billed_amount_usd)}, credits ${int(out.cost.credits_consumed)}` +
         (p
           ? `; previous ${p.start_date}..${p.end_date}: ${usd(p.cost.billed_amount_usd)} (${pct(p.change.billed_amount_usd!)}), credits ${int(p.cost.credits_consumed)} (${pct(p.change.credits_consumed!)}).`
           : '; no previous period within the 2-year lookback.'),

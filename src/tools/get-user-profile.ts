@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
 import { int, usd } from '../format/text.js';
 import { dailyUserActivityByEditorLanguage } from '../upstream/endpoints/daily-user-activity-by-editor-language.js';
+import { creditUsageByUser } from '../upstream/endpoints/credit-usage-by-user.js';
 import { userActivity } from '../upstream/endpoints/user-activity.js';
 import { combineFreshness } from '../upstream/freshness.js';
 import { identityKey } from '../upstream/merge.js';
@@ -12,9 +13,18 @@ import { READ_ONLY, defineTool } from './define-tool.js';
 import { rangeInputs } from './inputs.js';
 import { listAll } from './listing.js';
 import { metricValues } from './metrics.js';
-import { modelCostOut } from './overview-parts.js';
 import { completePeriod } from './complete-days.js';
-import { costOf, costProfile, usesOf, usesOut } from './profile-parts.js';
+import {
+  costOf,
+  costProfile,
+  creditsOf,
+  latestActiveDay,
+  profileCostOut,
+  profileCreditsOut,
+  profileSourcesOut,
+  usesOf,
+  usesOut,
+} from './profile-parts.js';
 import { identityNamed } from './rows.js';
 import { identityOf } from './rows.js';
 
@@ -36,11 +46,13 @@ export const getUserProfile = defineTool({
       .object({ active_days: z.number().int(), metrics: metricValues })
       .nullable()
       .describe('null: not active'),
-    cost: z.object({ billed_amount_usd: z.string(), credits_consumed: z.string(), by_model: z.array(modelCostOut) }),
+    credits: profileCreditsOut,
+    cost: profileCostOut,
     budget: budgetUserRowOut
       .omit({ user: true, kind: true })
       .extend({ plan: z.enum(['credits', 'usd']).nullable(), ...monthToDateOut.shape }),
     uses: usesOut.nullable().describe('editors and languages, messages each; null: no active day'),
+    sources: profileSourcesOut,
     freshness: freshnessSchema,
   }),
   annotations: READ_ONLY,
@@ -48,29 +60,43 @@ export const getUserProfile = defineTool({
     const deadline = Date.now() + answerWithinMs(ctx.config);
     const who = await identityNamed(ctx, args.user);
     const { period } = completePeriod(ctx, args, 'last_30_days');
-    const [activity, costThenUses, budget] = await Promise.all([
+    const [activity, cost, credits, budget] = await Promise.all([
       listAll(ctx, userActivity, rangeText(period)),
-      costOf(ctx, who, period).then(async (cost) => {
-        const profile = costProfile(cost);
-        const day = profile.latest;
-        const records = day
-          ? await listAll(ctx, dailyUserActivityByEditorLanguage, { date: day }, deadline - Date.now())
-          : undefined;
-        return { cost, profile, records, day };
-      }),
+      costOf(ctx, who, period),
+      listAll(ctx, creditUsageByUser, { ...rangeText(period), by_model: true }),
       budgetStatuses(ctx, [who]),
     ]);
-    const { cost, profile, records, day } = costThenUses;
     const row = activity.data.find((u) => identityKey(u) === identityKey(who));
+    // The latest active day is activity's, not cost's: the daily active lists, then that day's every record.
+    const latest = row ? await latestActiveDay(ctx, who, period, deadline) : { freshness: [] };
+    const records = latest.date
+      ? await listAll(ctx, dailyUserActivityByEditorLanguage, { date: latest.date }, deadline - Date.now())
+      : undefined;
     const { user: _u, kind: _k, ...status } = budget.rows[0]!;
-    const parts = [activity.freshness, cost.freshness, ...budget.freshness, ...(records ? [records.freshness] : [])];
+    const parts = [
+      activity.freshness,
+      cost.freshness,
+      credits.freshness,
+      ...budget.freshness,
+      ...latest.freshness,
+      ...(records ? [records.freshness] : []),
+    ];
     return {
       ...identityOf(who),
       ...rangeText(period),
       activity: row ? { active_days: row.active_days, metrics: { ...row.metrics } } : null,
-      cost: profile.cost,
+      credits: creditsOf(credits.data, who),
+      cost: costProfile(cost.data),
       budget: { plan: budget.plan, ...status, ...budget.month_to_date },
-      uses: records && day ? usesOf(records.data, who, day) : null,
+      uses: records && latest.date ? usesOf(records.data, who, latest.date) : null,
+      sources: {
+        activity: 'user-activity',
+        credits: 'credit-usage-by-user',
+        cost: 'cost-analytics',
+        budget: budget.plan === null ? null : budget.plan === 'credits' ? 'credit-usage-by-user' : 'cost-analytics',
+        latest_active_day: 'dau',
+        uses: 'daily-user-activity-by-editor-language',
+      } as const,
       freshness: freshnessOut(combineFreshness(parts), rangeText(period).end_date),
     };
   },
@@ -85,12 +111,15 @@ export const getUserProfile = defineTool({
         ? `Active ${a.active_days} days; ${shown.map(([m, v]) => `${m} ${int(v)}`).join(', ') || 'no activity'}.`
         : 'No activity in the range.',
     );
+    const cr = out.credits;
     const c = out.cost;
+    const models = <T extends { model: string }>(ms: T[], v: (m: T) => string) =>
+      ms.length ? `; by model: ${ms.map((m) => `${m.model} ${v(m)}`).join(', ')}.` : '.';
     lines.push(
-      `Cost billed ${usd(c.billed_amount_usd)}, credits ${int(c.credits_consumed)}` +
-        (c.by_model.length
-          ? `; by model: ${c.by_model.map((m) => `${m.model} ${usd(m.billed_amount_usd)} / ${int(m.credits_consumed)} cr`).join(', ')}.`
-          : '.'),
+      `Credits (credit usage) ${int(cr.credits_consumed)}` + models(cr.by_model, (m) => int(m.credits_consumed)),
+    );
+    lines.push(
+      `Cost (cost analytics) billed ${usd(c.billed_amount_usd)}` + models(c.by_model, (m) => usd(m.billed_amount_usd)),
     );
     const b = out.budget;
     const limit = b.limit === null ? 'no override' : b.limit === '' ? 'override cleared' : `limit ${int(b.limit)}`;

@@ -26,6 +26,22 @@ export const editorsOut = z.object({
   by_editor: z.record(z.string(), z.number().int()).describe('people per editor; one person can use several'),
 });
 
+/** The upstream endpoint behind each figure of the overview: one each, credits included (cost analytics'). */
+export const OVERVIEW_SOURCES = {
+  active_users: 'dau-count',
+  active_users_distinct: 'user-activity',
+  top_users: 'user-activity',
+  cost: 'cost-analytics',
+  editors: 'daily-user-activity-by-editor-language',
+} as const;
+export const overviewSourcesOut = z
+  .object(
+    Object.fromEntries(Object.entries(OVERVIEW_SOURCES).map(([k, v]) => [k, z.literal(v)])) as {
+      [K in keyof typeof OVERVIEW_SOURCES]: z.ZodLiteral<(typeof OVERVIEW_SOURCES)[K]>;
+    },
+  )
+  .describe('active_users: its daily figures; cost: cost, cost_by_model and previous, credits included');
+
 /** Billed USD and credits of a set of cost points, summed exactly. */
 export function costSum(points: readonly CostPoint[]) {
   return {

@@ -1,12 +1,15 @@
 import { rangeText } from '../upstream/dates.js';
 import { z } from 'zod';
 import { costAnalytics, type CostPoint } from '../upstream/endpoints/cost-analytics.js';
+import type { CreditUsage } from '../upstream/endpoints/credit-usage-by-user.js';
+import { dau } from '../upstream/endpoints/dau.js';
 import type { EditorLanguage } from '../upstream/endpoints/daily-user-activity-by-editor-language.js';
-import type { Answer } from '../upstream/client.js';
 import type { DayRange } from '../upstream/dates.js';
+import type { Freshness } from '../upstream/freshness.js';
 import { identityKey, type IdentityRef } from '../upstream/merge.js';
-import { compareDecimals } from '../upstream/numbers.js';
-import { identityFilters } from './rows.js';
+import { percentOf, sumDecimals } from '../upstream/numbers.js';
+import { formatDay } from '../util/utc-date.js';
+import { identityFilters, sortRows } from './rows.js';
 import { listAll } from './listing.js';
 import { costByModel, costSum } from './overview-parts.js';
 import type { ToolContext } from './types.js';
@@ -15,6 +18,26 @@ export const usesOut = z.object({
   date: z.string(),
   editors: z.record(z.string(), z.number().int()),
   languages: z.record(z.string(), z.number().int()),
+});
+
+const share = { share_percent: z.number().nullable() };
+export const profileCreditsOut = z.object({
+  credits_consumed: z.string(),
+  by_model: z.array(z.object({ model: z.string(), credits_consumed: z.string(), ...share })),
+});
+export const profileCostOut = z.object({
+  billed_amount_usd: z.string(),
+  by_model: z.array(z.object({ model: z.string(), billed_amount_usd: z.string(), ...share })),
+});
+
+/** The upstream endpoint each part of a profile comes from, so that no figure has two. */
+export const profileSourcesOut = z.object({
+  activity: z.literal('user-activity'),
+  credits: z.literal('credit-usage-by-user'),
+  cost: z.literal('cost-analytics'),
+  budget: z.enum(['credit-usage-by-user', 'cost-analytics']).nullable().describe('by the billing plan'),
+  latest_active_day: z.literal('dau'),
+  uses: z.literal('daily-user-activity-by-editor-language'),
 });
 
 /** One identity's cost per model and day over the period: one filtered request, a page or two. */
@@ -27,16 +50,66 @@ export function costOf(ctx: ToolContext, who: IdentityRef, period: DayRange) {
   });
 }
 
-/** Cost and credits in all and by model, and the latest day with any cost: the person's latest active day. */
-export function costProfile(cost: Answer<CostPoint[]>) {
-  const used = (p: CostPoint) =>
-    compareDecimals(p.cost_metrics.billed_amount_usd, '0') > 0 ||
-    compareDecimals(p.cost_metrics.credits_consumed, '0') > 0;
-  const days = cost.data.filter(used).map((p) => p.start_date);
+/** Billed USD in all and by model (credits are credit usage's, not cost's: see `creditsOf`). */
+export function costProfile(points: readonly CostPoint[]): z.output<typeof profileCostOut> {
   return {
-    cost: { ...costSum(cost.data), by_model: costByModel(cost.data).filter((m) => m.billed_amount_usd !== '0') },
-    latest: days.length ? days.reduce((a, b) => (a > b ? a : b)) : undefined,
+    billed_amount_usd: costSum(points).billed_amount_usd,
+    by_model: costByModel(points)
+      .filter((m) => m.billed_amount_usd !== '0')
+      .map(({ model, billed_amount_usd, share_percent }) => ({ model, billed_amount_usd, share_percent })),
   };
+}
+
+/** One identity's credits in all and by model, from credit usage by model: the source its budget counts. */
+export function creditsOf(records: CreditUsage['records'], who: IdentityRef): z.output<typeof profileCreditsOut> {
+  const key = identityKey(who);
+  const byModel = new Map<string, string[]>();
+  for (const r of records)
+    if (identityKey(r) === key && r.credits_consumed > 0)
+      byModel.set(r.model_name ?? '(none)', [
+        ...(byModel.get(r.model_name ?? '(none)') ?? []),
+        String(r.credits_consumed),
+      ]);
+  const total = sumDecimals([...byModel.values()].flat());
+  const rows = [...byModel].map(([model, cs]) => {
+    const credits = sumDecimals(cs);
+    return { model, credits_consumed: credits, share_percent: percentOf(credits, total) };
+  });
+  return {
+    credits_consumed: total,
+    by_model: sortRows(
+      rows,
+      (r) => r.credits_consumed,
+      'desc',
+      (r) => r.model,
+    ),
+  };
+}
+
+/** Days of the daily active lists read at once, walking back from the period's end. */
+const STEP = 7;
+
+/**
+ * The identity's latest active day in the period, from the daily active lists (every page of each day),
+ * newest first; no date when no list names it. `deadline`: when the call's answer budget ends.
+ */
+export async function latestActiveDay(
+  ctx: ToolContext,
+  who: IdentityRef,
+  period: DayRange,
+  deadline: number,
+): Promise<{ date?: string; freshness: Freshness[] }> {
+  const key = identityKey(who);
+  const freshness: Freshness[] = [];
+  for (let end = period.end; end >= period.start; end -= STEP) {
+    const days: number[] = [];
+    for (let d = end; d >= Math.max(period.start, end - STEP + 1); d--) days.push(d);
+    const lists = await Promise.all(days.map((d) => listAll(ctx, dau, { date: formatDay(d) }, deadline - Date.now())));
+    freshness.push(...lists.map((l) => l.freshness));
+    const found = lists.findIndex((l) => l.data.some((u) => identityKey(u) === key));
+    if (found >= 0) return { date: formatDay(days[found]!), freshness };
+  }
+  return { freshness };
 }
 
 /** The editors and languages one identity used on a day, with its messages in each. */
