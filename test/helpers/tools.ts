@@ -1,6 +1,6 @@
 import type { Simulator } from '../../src/simulator/index.js';
-import { truth } from './mcp.js';
-import { YESTERDAY } from './sim.js';
+import { truth, truthAll } from './mcp.js';
+import { YESTERDAY, addDays } from './sim.js';
 
 /** The simulator's size behind the per-tool tests: large enough for sorting, limits and paging to matter. */
 export const TOOL_TEST_USERS = 400;
@@ -29,4 +29,18 @@ export function micro(decimal: string): bigint {
   if (f.length > 6) throw new Error(`more than 6 decimals: ${decimal}`);
   const units = BigInt(w!.replace('-', '') + f.padEnd(6, '0').slice(0, 6));
   return w!.startsWith('-') ? -units : units;
+}
+
+/**
+ * An identity's latest active day in a range, from the daily active lists read in full straight from the
+ * simulator, newest day first; undefined when no list names it.
+ */
+export async function latestActive(
+  h: { sim: Simulator },
+  range: { start_date: string; end_date: string },
+  id: string,
+): Promise<string | undefined> {
+  for (let day = range.end_date; day >= range.start_date; day = addDays(day, -1))
+    if ((await truthAll(h.sim, 'dau', 'users', { date: day })).some((u) => idOf(u) === id)) return day;
+  return undefined;
 }

@@ -59,6 +59,15 @@ describe('get_usage_overview', () => {
       expect(micro(m.billed_amount_usd), m.model).toBe(billed(points));
     }
     expect(o.cost_by_model.reduce((n: bigint, m: any) => n + micro(m.billed_amount_usd), 0n)).toBe(billed(now));
+    // One source per figure, named: credits here are cost analytics', like the cost beside them.
+    expect(o.sources).toEqual({
+      active_users: 'dau-count',
+      active_users_distinct: 'user-activity',
+      top_users: 'user-activity',
+      cost: 'cost-analytics',
+      editors: 'daily-user-activity-by-editor-language',
+    });
+    expect(a.text).toMatch(/Cost and credits \(cost analytics\): billed/);
 
     // 2026-11-20 is a Friday: the range's last weekday.
     const records = await truthAll(h.sim, 'daily-user-activity-by-editor-language', 'records', {

@@ -1,13 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, truth, truthAll, type Harness } from '../helpers/mcp.js';
 import { TODAY } from '../helpers/sim.js';
-import { R30, TOOL_TEST_USERS, costTruth, idOf, micro } from '../helpers/tools.js';
+import { R30, TOOL_TEST_USERS, costTruth, idOf, latestActive, micro } from '../helpers/tools.js';
 
 let h: Harness;
 beforeAll(async () => {
   h = await harness({ sim: { users: TOOL_TEST_USERS } });
 });
 afterAll(() => h.close());
+
+/** One identity's credits per model over a range, from credit usage by model. */
+const creditsByModel = async (q: Record<string, string>, id: string) => {
+  const m = new Map<string, number>();
+  for (const r of await truthAll(h.sim, 'credit-usage-by-user', 'records', { ...q, by_model: 'true' }))
+    if (idOf(r) === id) m.set(r.model_name, (m.get(r.model_name) ?? 0) + r.credits_consumed);
+  return m;
+};
 
 const credits = async (q: Record<string, string>, id: string) =>
   (await truthAll(h.sim, 'credit-usage-by-user', 'records', q))
@@ -37,13 +45,27 @@ describe('get_user_profile', () => {
     });
     const billed = (ps: any[]) => ps.reduce((n, q) => n + micro(q.cost_metrics.billed_amount_usd), 0n);
     expect(micro(p.cost.billed_amount_usd)).toBe(billed(points));
-    expect(micro(p.cost.credits_consumed)).toBe(
-      points.reduce((n, q) => n + micro(q.cost_metrics.credits_consumed), 0n),
-    );
+    expect(p.cost.by_model.length).toBeGreaterThan(0);
     for (const m of p.cost.by_model)
       expect(micro(m.billed_amount_usd), m.model).toBe(
         billed(points.filter((q) => q.group_by_values.resource_display_name === m.model)),
       );
+    // Credits, in all and by model, are credit usage's: the source the budget counts.
+    const byModel = await creditsByModel(R30, id);
+    expect(p.credits.credits_consumed).toBe(String([...byModel.values()].reduce((n, c) => n + c, 0)));
+    expect(Object.fromEntries(p.credits.by_model.map((m: any) => [m.model, Number(m.credits_consumed)]))).toEqual(
+      Object.fromEntries(byModel),
+    );
+    expect(p.sources).toEqual({
+      activity: 'user-activity',
+      credits: 'credit-usage-by-user',
+      cost: 'cost-analytics',
+      budget: 'credit-usage-by-user',
+      latest_active_day: 'dau',
+      uses: 'daily-user-activity-by-editor-language',
+    });
+    expect(a.text).toMatch(/Credits \(credit usage\) [\d,]+; by model: /);
+    expect(a.text).toMatch(/Cost \(cost analytics\) billed \$/);
 
     const override = overrides.find((o: any) => o.user_email === id);
     const used =
@@ -57,11 +79,7 @@ describe('get_user_profile', () => {
     if (used >= Number(override.config.limit)) expect(p.budget.status).toBe('over');
     else expect(['ok', 'at_risk']).toContain(p.budget.status);
 
-    const active = points
-      .filter((q) => micro(q.cost_metrics.billed_amount_usd) > 0n || micro(q.cost_metrics.credits_consumed) > 0n)
-      .map((q) => q.start_date)
-      .sort();
-    const day = active.at(-1);
+    const day = await latestActive(h, R30, id);
     const records = (await truthAll(h.sim, 'daily-user-activity-by-editor-language', 'records', { date: day })).filter(
       (r) => r.user_email === id,
     );
@@ -71,6 +89,31 @@ describe('get_user_profile', () => {
       records.reduce((n, r) => n + r.metrics.total_messages, 0),
     );
     expect(a.text).toMatch(/latest active day/);
+  });
+
+  it('takes credits from credit usage where cost analytics counts others too, agreeing with the budget', async () => {
+    const q = { start_date: '2026-11-01', end_date: '2026-11-20' };
+    // Cost analytics also counts sandbox compute in credits; credit usage counts model credits only.
+    const accounts = (await truthAll(h.sim, 'user-activity', 'users', q)).filter((u) => u.service_account_name);
+    let picked: { id: string; cost: bigint } | undefined;
+    for (const u of accounts) {
+      const points = await costTruth(h.sim, { ...q, filters: { service_account_names: [u.service_account_name] } });
+      const cost = points.reduce((n, p) => n + micro(p.cost_metrics.credits_consumed), 0n);
+      const usage = [...(await creditsByModel(q, u.service_account_name)).values()].reduce((n, c) => n + c, 0);
+      if (cost !== micro(String(usage))) picked = { id: u.service_account_name, cost };
+      if (picked) break;
+    }
+    expect(picked, 'an identity on which the two endpoints disagree').toBeDefined();
+    const a = await h.call('get_user_profile', { user: picked!.id, range: 'month_to_date' });
+    expect(a.isError, a.text).toBe(false);
+    const p = a.structured;
+    expect(p).toMatchObject(q);
+    expect(micro(p.credits.credits_consumed)).not.toBe(picked!.cost);
+    const usage = [...(await creditsByModel(q, picked!.id)).values()].reduce((n, c) => n + c, 0);
+    expect(p.credits.credits_consumed).toBe(String(usage));
+    // The budget's use this month is the same credits plus today's so far: one source, no contradiction.
+    expect(Number(p.budget.used)).toBe(usage + (await credits({ start_date: TODAY, end_date: TODAY }, picked!.id)));
+    expect(a.text).toContain(`Credits (credit usage) ${Number(usage).toLocaleString('en-US')}`);
   });
 
   it('profiles a service account, and refuses a name that is neither', async () => {
