@@ -71,6 +71,33 @@ describe('compare_to on the range tools', () => {
     expect([micro(m.current), micro(m.previous), micro(m.absolute)]).toEqual([now, then, now - then]);
   });
 
+  it('get_cost_analytics grouped by user: who rose and fell the most in billed USD, to the cent', async () => {
+    const by = { group_by: ['user'] };
+    const a = await h.call('get_cost_analytics', { ...R30, ...by, compare_to: 'previous_period' });
+    expect(a.isError, a.text).toBe(false);
+    const c = a.structured.comparison;
+    expect(c).toMatchObject({ ...PREVIOUS, basis: 'totals' });
+    // Per identity, billed USD in whole cents (half up), from the raw endpoint; bots and deleted accounts have no name.
+    const cents = async (q: Record<string, string>) => {
+      const m = new Map<string, number>();
+      for (const p of await costTruth(h.sim, { ...q, group_by_keys: ['COST_ANALYTICS_GROUP_BY_USER'] })) {
+        const u = p.group_by_values.user_info;
+        const id = u?.user_email ?? u?.service_account_name;
+        if (id) m.set(id, Number((micro(p.cost_metrics.billed_amount_usd) + 5000n) / 10000n));
+      }
+      return m;
+    };
+    const expected = expectedMovers(await cents(R30), await cents(PREVIOUS));
+    const asCents = (rs: any[]) => rs.map((r) => [r.user, Math.round(r.change * 100)]);
+    expect(asCents(c.movers.rose)).toEqual(expected.rose);
+    expect(asCents(c.movers.fell)).toEqual(expected.fell);
+    expect(c.movers.by).toBe('billed_amount_usd');
+    expect(a.text).toMatch(/Movers by billed_amount_usd/);
+    // Not grouped by user: totals only, no movers.
+    const totals = await h.call('get_cost_analytics', { ...R30, compare_to: 'previous_period' });
+    expect(totals.structured.comparison.movers).toBeUndefined();
+  });
+
   it('get_daily_usage and get_active_user_counts compare their own figures', async () => {
     const usage = await h.call('get_daily_usage', { range: 'last_30_days', compare_to: 'previous_period' });
     const days = (await truth(h.sim, 'daily-usage', PREVIOUS)).daily_usage;
