@@ -20,7 +20,7 @@ import {
   lastWeekday,
   modelCostOut,
   OVERVIEW_SOURCES,
-  overviewSourcesOut,
+  sourcesOut,
   topUserOut,
   topUsers,
 } from './overview-parts.js';
@@ -58,7 +58,7 @@ export const getUsageOverview = defineTool({
       .nullable()
       .describe('null: before the 2-year lookback'),
     editors: editorsOut,
-    sources: overviewSourcesOut,
+    sources: sourcesOut,
     freshness: freshnessSchema,
   }),
   annotations: READ_ONLY,

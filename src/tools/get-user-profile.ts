@@ -21,10 +21,10 @@ import {
   latestActiveDay,
   profileCostOut,
   profileCreditsOut,
-  profileSourcesOut,
   usesOf,
   usesOut,
 } from './profile-parts.js';
+import { sourcesOut } from './overview-parts.js';
 import { identityNamed } from './rows.js';
 import { identityOf } from './rows.js';
 
@@ -52,7 +52,7 @@ export const getUserProfile = defineTool({
       .omit({ user: true, kind: true })
       .extend({ plan: z.enum(['credits', 'usd']).nullable(), ...monthToDateOut.shape }),
     uses: usesOut.nullable().describe('editors and languages, messages each; null: no active day'),
-    sources: profileSourcesOut,
+    sources: sourcesOut,
     freshness: freshnessSchema,
   }),
   annotations: READ_ONLY,
@@ -93,10 +93,11 @@ export const getUserProfile = defineTool({
         activity: 'user-activity',
         credits: 'credit-usage-by-user',
         cost: 'cost-analytics',
-        budget: budget.plan === null ? null : budget.plan === 'credits' ? 'credit-usage-by-user' : 'cost-analytics',
+        // The budget counts credits on a credits plan, billed USD on a USD plan; unknown plan: no figure.
+        ...(budget.plan ? { budget: budget.plan === 'credits' ? 'credit-usage-by-user' : 'cost-analytics' } : {}),
         latest_active_day: 'dau',
         uses: 'daily-user-activity-by-editor-language',
-      } as const,
+      },
       freshness: freshnessOut(combineFreshness(parts), rangeText(period).end_date),
     };
   },

@@ -26,7 +26,10 @@ export const editorsOut = z.object({
   by_editor: z.record(z.string(), z.number().int()).describe('people per editor; one person can use several'),
 });
 
-/** The upstream endpoint behind each figure of the overview: one each, credits included (cost analytics'). */
+/**
+ * The upstream endpoint behind each figure of the overview: active_users' daily figures, its distinct
+ * count, and so on; cost covers cost, cost_by_model and previous, credits included (cost analytics').
+ */
 export const OVERVIEW_SOURCES = {
   active_users: 'dau-count',
   active_users_distinct: 'user-activity',
@@ -34,13 +37,8 @@ export const OVERVIEW_SOURCES = {
   cost: 'cost-analytics',
   editors: 'daily-user-activity-by-editor-language',
 } as const;
-export const overviewSourcesOut = z
-  .object(
-    Object.fromEntries(Object.entries(OVERVIEW_SOURCES).map(([k, v]) => [k, z.literal(v)])) as {
-      [K in keyof typeof OVERVIEW_SOURCES]: z.ZodLiteral<(typeof OVERVIEW_SOURCES)[K]>;
-    },
-  )
-  .describe('active_users: its daily figures; cost: cost, cost_by_model and previous, credits included');
+/** Which upstream endpoint each figure (or part) of an answer comes from: one each. */
+export const sourcesOut = z.record(z.string(), z.string()).describe('endpoint per part');
 
 /** Billed USD and credits of a set of cost points, summed exactly. */
 export function costSum(points: readonly CostPoint[]) {

@@ -7,7 +7,7 @@ import type { EditorLanguage } from '../upstream/endpoints/daily-user-activity-b
 import type { DayRange } from '../upstream/dates.js';
 import type { Freshness } from '../upstream/freshness.js';
 import { identityKey, type IdentityRef } from '../upstream/merge.js';
-import { percentOf, sumDecimals } from '../upstream/numbers.js';
+import { sumDecimals } from '../upstream/numbers.js';
 import { formatDay } from '../util/utc-date.js';
 import { identityFilters, sortRows } from './rows.js';
 import { listAll } from './listing.js';
@@ -20,24 +20,13 @@ export const usesOut = z.object({
   languages: z.record(z.string(), z.number().int()),
 });
 
-const share = { share_percent: z.number().nullable() };
 export const profileCreditsOut = z.object({
   credits_consumed: z.string(),
-  by_model: z.array(z.object({ model: z.string(), credits_consumed: z.string(), ...share })),
+  by_model: z.array(z.object({ model: z.string(), credits_consumed: z.string() })),
 });
 export const profileCostOut = z.object({
   billed_amount_usd: z.string(),
-  by_model: z.array(z.object({ model: z.string(), billed_amount_usd: z.string(), ...share })),
-});
-
-/** The upstream endpoint each part of a profile comes from, so that no figure has two. */
-export const profileSourcesOut = z.object({
-  activity: z.literal('user-activity'),
-  credits: z.literal('credit-usage-by-user'),
-  cost: z.literal('cost-analytics'),
-  budget: z.enum(['credit-usage-by-user', 'cost-analytics']).nullable().describe('by the billing plan'),
-  latest_active_day: z.literal('dau'),
-  uses: z.literal('daily-user-activity-by-editor-language'),
+  by_model: z.array(z.object({ model: z.string(), billed_amount_usd: z.string() })),
 });
 
 /** One identity's cost per model and day over the period: one filtered request, a page or two. */
@@ -56,7 +45,7 @@ export function costProfile(points: readonly CostPoint[]): z.output<typeof profi
     billed_amount_usd: costSum(points).billed_amount_usd,
     by_model: costByModel(points)
       .filter((m) => m.billed_amount_usd !== '0')
-      .map(({ model, billed_amount_usd, share_percent }) => ({ model, billed_amount_usd, share_percent })),
+      .map(({ model, billed_amount_usd }) => ({ model, billed_amount_usd })),
   };
 }
 
@@ -72,8 +61,7 @@ export function creditsOf(records: CreditUsage['records'], who: IdentityRef): z.
       ]);
   const total = sumDecimals([...byModel.values()].flat());
   const rows = [...byModel].map(([model, cs]) => {
-    const credits = sumDecimals(cs);
-    return { model, credits_consumed: credits, share_percent: percentOf(credits, total) };
+    return { model, credits_consumed: sumDecimals(cs) };
   });
   return {
     credits_consumed: total,

@@ -79,7 +79,7 @@ describe('get_user_profile', () => {
     if (used >= Number(override.config.limit)) expect(p.budget.status).toBe('over');
     else expect(['ok', 'at_risk']).toContain(p.budget.status);
 
-    const day = await latestActive(h, R30, id);
+    const day = (await latestActive(h, R30, id))!;
     const records = (await truthAll(h.sim, 'daily-user-activity-by-editor-language', 'records', { date: day })).filter(
       (r) => r.user_email === id,
     );
