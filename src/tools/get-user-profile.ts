@@ -60,18 +60,20 @@ export const getUserProfile = defineTool({
     const deadline = Date.now() + answerWithinMs(ctx.config);
     const who = await identityNamed(ctx, args.user);
     const { period } = completePeriod(ctx, args, 'last_30_days');
-    const [activity, cost, credits, budget] = await Promise.all([
-      listAll(ctx, userActivity, rangeText(period)),
+    const [{ activity, row, latest, records }, cost, credits, budget] = await Promise.all([
+      listAll(ctx, userActivity, rangeText(period)).then(async (activity) => {
+        const row = activity.data.find((u) => identityKey(u) === identityKey(who));
+        // The latest active day is activity's, not cost's: the daily active lists, then that day's every record.
+        const latest = row ? await latestActiveDay(ctx, who, period, deadline) : { freshness: [] };
+        const records = latest.date
+          ? await listAll(ctx, dailyUserActivityByEditorLanguage, { date: latest.date }, deadline - Date.now())
+          : undefined;
+        return { activity, row, latest, records };
+      }),
       costOf(ctx, who, period),
       listAll(ctx, creditUsageByUser, { ...rangeText(period), by_model: true }),
       budgetStatuses(ctx, [who]),
     ]);
-    const row = activity.data.find((u) => identityKey(u) === identityKey(who));
-    // The latest active day is activity's, not cost's: the daily active lists, then that day's every record.
-    const latest = row ? await latestActiveDay(ctx, who, period, deadline) : { freshness: [] };
-    const records = latest.date
-      ? await listAll(ctx, dailyUserActivityByEditorLanguage, { date: latest.date }, deadline - Date.now())
-      : undefined;
     const { user: _u, kind: _k, ...status } = budget.rows[0]!;
     const parts = [
       activity.freshness,
