@@ -70,6 +70,12 @@ describe('cache hints to a 2026-07-28 client', () => {
     }
   });
 
+  it('says the same of server/discover, which the client asked while connecting', () => {
+    const discovered = h.mcp.getDiscoverResult() as Hinted | undefined;
+    expect(discovered?.cacheScope).toBe('public');
+    expect(discovered?.ttlMs).toBeGreaterThan(0);
+  });
+
   it('counts down: a changelog page read from the cache holds only what is left of its ten minutes', async () => {
     h.sim.clock.set('2026-11-21T12:00:00.000Z');
     await h.mcp.readResource({ uri: 'changelog://vscode/0' }, FRESH);
