@@ -23,6 +23,8 @@ export interface Option<S extends z.ZodType = z.ZodType> {
   help: string;
   /** The manifest's user_config key, when the bundle lets its user set this option. */
   manifest?: string;
+  /** A credential: marked sensitive in the manifest and isSecret in the registry entry (.ci/server.json). */
+  secret?: true;
 }
 
 export type OptionTable = Record<string, Option>;

@@ -19,6 +19,7 @@ export const SERVER_OPTIONS = {
     shown: 'required unless --demo or login',
     help: `service-account API token (read scope; write scope to change budgets); ${ON_THE_COMMAND_LINE}`,
     manifest: 'api_token',
+    secret: true,
   },
   baseUrl: {
     flag: 'base-url',
@@ -101,6 +102,7 @@ export const SERVER_OPTIONS = {
     schema: z.string().min(1).optional(),
     shown: 'derived from the token',
     help: `key for stable pseudonyms; ${ON_THE_COMMAND_LINE}`,
+    secret: true,
   },
   noUi: {
     flag: 'no-ui',
@@ -204,6 +206,7 @@ export const SERVER_OPTIONS = {
     shown: 'none',
     help: 'share the cache and the rate limits with every server using this Redis; prefer the variable if it holds a password',
     manifest: 'redis_url',
+    secret: true,
   },
   warm: {
     flag: 'warm',

@@ -29,7 +29,8 @@ import { TOOLS } from './tools/index.js';
 import type { ToolContext, ToolDef } from './tools/types.js';
 import type { AnalyticsClient } from './upstream/client.js';
 import { withDeadline } from './upstream/deadline.js';
-import { VERSION } from './version.js';
+import { serverInfo } from './server-info.js';
+import { cacheHintsFor } from './cache-hints.js';
 
 export interface ServerDeps {
   client: AnalyticsClient;
@@ -60,10 +61,7 @@ const INSTRUCTIONS =
  * exactly that), so only that tool is registered; when it names no tool this server has, everything is.
  */
 export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
-  const server = new McpServer(
-    { name: 'org-analytics-mcp', title: 'Org Analytics', version: VERSION },
-    { instructions: INSTRUCTIONS },
-  );
+  const server = new McpServer(serverInfo(), { instructions: INSTRUCTIONS, cacheHints: cacheHintsFor(deps) });
   const directory = identityDirectory(deps.client, deps.pii);
   const redact = redactorOf(deps);
   const tools = (deps.tools ?? TOOLS).filter((def) => !(def.writes && deps.config.readOnly));

@@ -6,6 +6,7 @@ import type { Redactor } from '../redact.js';
 import { logFailure, protocolErrorOf } from '../tool-errors.js';
 import type { AnalyticsClient } from '../upstream/client.js';
 import { withDeadline } from '../upstream/deadline.js';
+import { changelogTtlMs } from '../cache-hints.js';
 import { changelog } from '../upstream/endpoints/changelog.js';
 
 export interface ChangelogResourceDeps {
@@ -47,9 +48,11 @@ export function registerChangelogResource(server: McpServer, deps: ChangelogReso
       try {
         const { client, page } = changelogPage(variables);
         const signal = withDeadline(ctx.mcpReq.signal, deps.callTimeoutS * 1000);
-        const { value } = await deps.client.call(changelog, { client, page }, signal);
+        const { value, freshness } = await deps.client.call(changelog, { client, page }, signal);
         return {
           contents: [{ uri: uri.href, mimeType: 'application/json', text: deps.redact.text(JSON.stringify(value)) }],
+          // ttlMs is 2026-07-28 vocabulary: only its requests carry the per-request envelope.
+          ...(ctx.mcpReq.envelope ? { ttlMs: changelogTtlMs(freshness, deps.client.now()) } : {}),
         };
       } catch (error) {
         // A resource read has no isError result: it fails as a JSON-RPC error, in the funnel's words.

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { TOOLS } from '../../src/tools/index.js';
+import { expectIconDrawing, readPng } from '../helpers/png.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'dist/cli.js');
@@ -49,17 +50,30 @@ describe('a 2025-era client: MCP Inspector CLI 0.18 over stdio', () => {
 });
 
 describe('manifest.json and the MCPB bundle', () => {
-  it('validates', () => {
+  it('validates, with the icon the build draws', () => {
     expect(execFileSync(bin('mcpb'), ['validate', join(ROOT, 'manifest.json')], { encoding: 'utf8' })).toMatch(
       /passes/,
     );
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'manifest.json'), 'utf8'));
+    expect(manifest.manifest_version).toBe('0.3');
+    expect(manifest.privacy_policies).toEqual([expect.stringMatching(/^https:\/\/.+#privacy$/)]);
+    const icon = readPng(readFileSync(join(ROOT, manifest.icon)));
+    expect([icon.width, icon.height]).toEqual([512, 512]);
+    expectIconDrawing(icon);
   });
 
-  it('packs a bundle whose server starts', async () => {
+  it('packs a bundle without build leftovers, whose server starts with --demo and offers its icon', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'oam-mcpb-'));
+    // What `npm pack` and an earlier `mcpb pack` leave at the top of the tree.
+    const leftovers = [`org-analytics-mcp-${process.pid}.tgz`, `earlier-${process.pid}.mcpb`].map((f) => join(ROOT, f));
+    for (const file of leftovers) writeFileSync(file, 'leftover');
     try {
       execFileSync(bin('mcpb'), ['pack', ROOT, join(dir, 'bundle.mcpb')], { encoding: 'utf8' });
-      execFileSync('python3', ['-m', 'zipfile', '-e', join(dir, 'bundle.mcpb'), join(dir, 'x')]);
+      execFileSync(bin('mcpb'), ['unpack', join(dir, 'bundle.mcpb'), join(dir, 'x')], { encoding: 'utf8' });
+      const files = readdirSync(join(dir, 'x'), { recursive: true, encoding: 'utf8' });
+      expect(files.filter((f) => /\.(tgz|mcpb)$/.test(f))).toEqual([]);
+      expect(files.filter((f) => /^(src|test|coverage|node_modules|\.ci)([\\/]|$)/.test(f))).toEqual([]);
+      expect(files).toEqual(expect.arrayContaining(['manifest.json', 'package.json', 'dist/cli.js', 'dist/icon.png']));
       const client = new Client({ name: 'bundle', version: '1.0.0' });
       await client.connect(
         new StdioClientTransport({
@@ -70,10 +84,12 @@ describe('manifest.json and the MCPB bundle', () => {
       );
       try {
         expect((await client.listTools()).tools).toHaveLength(TOOLS.length);
+        expect(client.getServerVersion()?.icons?.[0]?.src).toMatch(/^data:image\/png;base64,/);
       } finally {
         await client.close();
       }
     } finally {
+      for (const file of leftovers) rmSync(file, { force: true });
       rmSync(dir, { recursive: true, force: true });
     }
   });

@@ -1,0 +1,16 @@
+// Writes the bundle's icon (dist/icon.png, 512×512) from the one drawing in src/icon.ts.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { build } from 'esbuild';
+
+const root = new URL('..', import.meta.url);
+const { outputFiles } = await build({
+  entryPoints: [new URL('src/icon.ts', root).pathname],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  write: false,
+  external: ['@modelcontextprotocol/server'],
+});
+const { iconPng } = await import(`data:text/javascript,${encodeURIComponent(outputFiles[0].text)}`);
+mkdirSync(new URL('dist', root), { recursive: true });
+writeFileSync(new URL('dist/icon.png', root), iconPng(512));
