@@ -52,7 +52,7 @@ describe('a 300 MB upstream page, to the built binary under a 512 MB heap', () =
 
   // The client gives each call 45 s: an answer any later fails the test.
   const ask = (range: string) =>
-    client.callTool({ name: 'get_user_activity', arguments: { range } }, undefined, { timeout: 45_000 });
+    client.callTool({ name: 'get_user_activity', arguments: { range } }, { timeout: 45_000 });
   const textOf = (r: Awaited<ReturnType<typeof ask>>) => (r.content as Array<{ text: string }>)[0]!.text;
 
   it.each([
