@@ -99,7 +99,12 @@ export class HttpTransport {
         dispatcher,
       });
       const where = `${req.method} ${req.url.origin}${req.url.pathname}`;
-      const text = await readCapped(res, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES, req.endpoint, where);
+      const text = await readCapped(
+        res,
+        this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+        req.endpoint,
+        where,
+      );
       return { status: res.statusCode, headers: res.headers, text };
     } catch (error) {
       if (error instanceof ResponseTooLargeError) throw error;
