@@ -15,7 +15,7 @@ import type { ConversationSignIn } from './login/sign-in.js';
 import { offerSignIn } from './sign-in-offer.js';
 import { registerViews, viewOfTool } from './ui/views.js';
 import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
-import { CancelledError, LoginRequiredError } from './upstream/errors.js';
+import { LoginRequiredError } from './upstream/errors.js';
 import { redactorOf, type Redactor } from './redact.js';
 import type { Pseudonymizer } from './pii.js';
 import { registerPrompts } from './prompts/index.js';
@@ -28,7 +28,7 @@ import { advertisedInput, withCheckedArgs } from './tools/input-validation.js';
 import { TOOLS } from './tools/index.js';
 import type { ToolContext, ToolDef } from './tools/types.js';
 import type { AnalyticsClient } from './upstream/client.js';
-import { withDeadline } from './upstream/deadline.js';
+import { callSignal } from './upstream/deadline.js';
 import { VERSION } from './version.js';
 
 export interface ServerDeps {
@@ -143,10 +143,8 @@ async function runTool(
 ) {
   const started = Date.now();
   const progress = progressNotifier(ctx);
-  // Aborted when the call fails: its requests still queued behind the rate limit are dropped, not sent.
-  const ended = new AbortController();
   // The call's budget: past it everything below stops, and the call answers a TimeoutError, not a cancel.
-  const signal = withDeadline(AbortSignal.any([ctx.mcpReq.signal, ended.signal]), deps.config.callTimeoutS * 1000);
+  const { signal, end } = callSignal(ctx.mcpReq.signal, deps.config.callTimeoutS * 1000);
   const toolCtx: ToolContext = {
     client: deps.client,
     config: deps.config,
@@ -169,7 +167,7 @@ async function runTool(
   let outcome: 'ok' | 'error' | 'not_complete' | 'confirming' | 'signing_in' = 'error';
   const failed = (error: unknown) => {
     outcome = 'error';
-    ended.abort(new CancelledError('The call ended in an error; nobody reads the rest of its requests.'));
+    end();
     logFailure(deps.log, 'tool failed', error, { tool: def.name, ms: Date.now() - started });
     return { content: [{ type: 'text' as const, text: redact.text(toolErrorMessage(error)) }], isError: true };
   };
