@@ -21,7 +21,7 @@ export async function readCapped(res: Streamed, limit: number, endpoint: string,
   const tooLarge = (what: string) => {
     res.body.destroy();
     return new ResponseTooLargeError(
-      `${endpoint} (${where}) ${what}, over the ${mb(limit)} this server reads of one response (--max-response-mb)`,
+      `${endpoint} (${where}) ${what}, over the ${mb(limit)} this server reads of one response`,
       endpoint,
       limit,
     );
