@@ -28,14 +28,12 @@ describe('a refused or failed call sends nothing more upstream', () => {
     h.sim.injectFault({ path: `${API}cost-analytics`, kind: '500', count: 10 });
     h.sim.clearRequests();
     const failed = await h.call('get_user_profile', { user: 'ci-pipeline', range: 'last_30_days' });
-    const answeredAt = Date.now();
     expect(failed.isError).toBe(true);
     expect(failed.text).toMatch(/cost-analytics/);
     const pages = () => h.sim.requests().filter((r) => r.path === `${API}user-activity`);
     const sent = pages().length;
     await settle(3_500);
     // At most the request already on its way when the call failed; at a page a second, three or four more otherwise.
-    expect(pages().filter((r) => r.receivedAt > answeredAt + 100)).toEqual([]);
     expect(pages().length).toBeLessThanOrEqual(sent + 1);
   });
 });
