@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import { oneOf, type Option } from './cli-options.js';
 import { HTTP_OPTIONS } from './options-http.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from './upstream/capped-body.js';
 
 const SECONDS = '--call-timeout / ANALYTICS_CALL_TIMEOUT_S must';
+const DEFAULT_MAX_RESPONSE_MB = DEFAULT_MAX_RESPONSE_BYTES / (1024 * 1024);
 const ON_THE_COMMAND_LINE = 'prefer the variable: other local users can see a command line';
 
 /**
@@ -196,6 +198,26 @@ export const SERVER_OPTIONS = {
       .default(500),
     shown: '500',
     help: 'size bound of the disk cache; the least recently used answers go first',
+  },
+  /**
+   * The largest upstream response read, in MB. Real pages are a few hundred KB (1,000 cost points, 500 credit
+   * records); 32 MB is a hundred times that, yet it fits the in-memory cache (50 MB) and leaves a 512 MB heap
+   * room to parse it. Past it the request is cut off while the body streams in.
+   */
+  maxResponseMb: {
+    flag: 'max-response-mb',
+    env: 'ANALYTICS_MAX_RESPONSE_MB',
+    kind: 'number',
+    value: 'MB',
+    schema: z
+      .number({ message: '--max-response-mb / ANALYTICS_MAX_RESPONSE_MB must be a number of megabytes, e.g. 32' })
+      .int({ message: '--max-response-mb / ANALYTICS_MAX_RESPONSE_MB must be a whole number of megabytes' })
+      .min(1, { message: '--max-response-mb / ANALYTICS_MAX_RESPONSE_MB must be at least 1' })
+      .max(1024, { message: '--max-response-mb / ANALYTICS_MAX_RESPONSE_MB must be at most 1024' })
+      .default(DEFAULT_MAX_RESPONSE_MB),
+    shown: String(DEFAULT_MAX_RESPONSE_MB),
+    help: 'largest upstream response read; a larger one is cut off and the call answers an error naming the endpoint',
+    manifest: 'max_response_mb',
   },
   redisUrl: {
     flag: 'redis-url',

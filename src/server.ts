@@ -28,7 +28,7 @@ import { advertisedInput, withCheckedArgs } from './tools/input-validation.js';
 import { TOOLS } from './tools/index.js';
 import type { ToolContext, ToolDef } from './tools/types.js';
 import type { AnalyticsClient } from './upstream/client.js';
-import { withDeadline } from './upstream/deadline.js';
+import { callSignal } from './upstream/deadline.js';
 import { serverInfo } from './server-info.js';
 import { cacheHintsFor } from './cache-hints.js';
 
@@ -142,7 +142,7 @@ async function runTool(
   const started = Date.now();
   const progress = progressNotifier(ctx);
   // The call's budget: past it everything below stops, and the call answers a TimeoutError, not a cancel.
-  const signal = withDeadline(ctx.mcpReq.signal, deps.config.callTimeoutS * 1000);
+  const { signal, end } = callSignal(ctx.mcpReq.signal, deps.config.callTimeoutS * 1000);
   const toolCtx: ToolContext = {
     client: deps.client,
     config: deps.config,
@@ -165,6 +165,7 @@ async function runTool(
   let outcome: 'ok' | 'error' | 'not_complete' | 'confirming' | 'signing_in' = 'error';
   const failed = (error: unknown) => {
     outcome = 'error';
+    end();
     logFailure(deps.log, 'tool failed', error, { tool: def.name, ms: Date.now() - started });
     return { content: [{ type: 'text' as const, text: redact.text(toolErrorMessage(error)) }], isError: true };
   };

@@ -15,6 +15,8 @@ const faultBody = z
     retry_after_seconds: z.number().int().min(0).optional(),
     interval_ms: z.number().int().min(1).optional(),
     skip: z.number().int().min(0).optional(),
+    bytes: z.number().int().min(1).optional(),
+    content_length: z.boolean().optional(),
   })
   .strict();
 
@@ -100,6 +102,8 @@ export async function handleControl(
           retryAfterSeconds: f.retry_after_seconds,
           intervalMs: f.interval_ms,
           skip: f.skip,
+          bytes: f.bytes,
+          contentLength: f.content_length,
         });
         return sendJson(res, 200, { ok: true, pending_faults: sim.faults.pending() });
       }

@@ -1,4 +1,4 @@
-export const FAULT_KINDS = ['500', '503', 'hang', 'trickle', 'reset', 'malformed', '429'] as const;
+export const FAULT_KINDS = ['500', '503', 'hang', 'trickle', 'reset', 'malformed', '429', 'huge'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 export const DEFAULT_TRICKLE_INTERVAL_MS = 3000;
 
@@ -12,6 +12,10 @@ export interface FaultSpec {
   retryAfterSeconds?: number;
   /** For kind 'trickle': milliseconds between the body's bytes (default 3000). */
   intervalMs?: number;
+  /** For kind 'huge': the size of the 200 page sent (default 300 MB), made as it is sent. */
+  bytes?: number;
+  /** For kind 'huge': announce the size in a Content-Length (default true); false streams it chunked. */
+  contentLength?: boolean;
   /** Let this many matching requests through untouched first (to fail, say, the second chunk of a write). */
   skip?: number;
 }
@@ -33,6 +37,8 @@ export class Faults {
     if (!Number.isInteger(count) || count < 1) throw new Error('count must be a positive integer.');
     if (spec.intervalMs !== undefined && !(Number.isInteger(spec.intervalMs) && spec.intervalMs >= 1))
       throw new Error('intervalMs must be a positive integer.');
+    if (spec.bytes !== undefined && !(Number.isInteger(spec.bytes) && spec.bytes >= 1))
+      throw new Error('bytes must be a positive integer.');
     this.armed.push({ spec, remaining: count, skip: spec.skip ?? 0 });
   }
 

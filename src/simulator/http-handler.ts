@@ -3,6 +3,7 @@ import { stringifyWithBigInts } from '../util/json.js';
 import { accessOf, bearerOf, requireScope, type StaticTokens } from './credentials.js';
 import { ApiError, ChangelogError } from './errors.js';
 import { DEFAULT_TRICKLE_INTERVAL_MS, type FaultKind, type Faults, type FaultSpec } from './faults.js';
+import { DEFAULT_HUGE_BYTES, sendHugeBody } from './huge-body.js';
 import { parseJsonBody, readBodyText, readQuery } from './params.js';
 import type { OAuthContext } from './oauth/context.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -19,7 +20,7 @@ export interface SimulatorContext {
   staticTokens: StaticTokens;
   oauth: OAuthContext;
   retryAfter: boolean;
-  /** Responses held open by 'hang' and 'trickle' faults, released when the simulator closes. */
+  /** Responses held open by 'hang', 'trickle' and 'huge' faults, released when the simulator closes. */
   hanging: Set<ServerResponse>;
 }
 
@@ -106,6 +107,9 @@ function applyFault(
     case 'malformed':
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
       res.end('{"users": [{"user_email": "trunc');
+      return 200;
+    case 'huge':
+      sendHugeBody(res, fault.bytes ?? DEFAULT_HUGE_BYTES, fault.contentLength ?? true, sim.hanging);
       return 200;
     case 'reset':
       req.socket.resetAndDestroy();

@@ -65,6 +65,8 @@ export function comparable<I extends z.ZodObject, O extends z.ZodObject>(
       const leftOut = period.end >= today || otherHasToday ? ['today (partial)'] : [];
       const current = period.end >= today ? ({ ...args, ...now, range: undefined } as z.output<I>) : undefined;
       const earlier = { ...args, ...then, range: undefined } as z.output<I>;
+      // Both periods are checked before either is asked for: a refused comparison sends no request.
+      resolvePeriod(earlier as RangeArg, today, undefined, spec.rules);
       // The answer keeps today; the comparison reads its complete days apart.
       const by = spec.movers?.by(args);
       const [answer, completed, before, moved] = await Promise.all([

@@ -58,8 +58,9 @@ export const getUserProfile = defineTool({
   annotations: READ_ONLY,
   async run(args, ctx) {
     const deadline = Date.now() + answerWithinMs(ctx.config);
-    const who = await identityNamed(ctx, args.user);
+    // The dates first: a refused range sends no request, not even to find the user.
     const { period } = completePeriod(ctx, args, 'last_30_days');
+    const who = await identityNamed(ctx, args.user);
     const [{ activity, row, latest, records }, cost, credits, budget] = await Promise.all([
       listAll(ctx, userActivity, rangeText(period)).then(async (activity) => {
         const row = activity.data.find((u) => identityKey(u) === identityKey(who));

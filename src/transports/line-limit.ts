@@ -26,6 +26,8 @@ export class LineLimit extends Transform {
   constructor(
     private readonly limit: number,
     private readonly onOversized: (line: OversizedLine) => void,
+    /** Whether the reader gets a line that fits; false: it was answered here (see envelopeError). */
+    private readonly accept: (line: Buffer) => boolean = () => true,
   ) {
     super();
   }
@@ -45,7 +47,7 @@ export class LineLimit extends Transform {
 
   override _flush(done: TransformCallback): void {
     if (this.oversized) this.report();
-    else if (this.size > 0) this.push(Buffer.concat(this.parts));
+    else if (this.size > 0) this.deliver(Buffer.concat(this.parts));
     done();
   }
 
@@ -63,9 +65,13 @@ export class LineLimit extends Transform {
 
   private endLine(): void {
     if (this.oversized) this.report();
-    else this.push(Buffer.concat([...this.parts, Buffer.from('\n')]));
+    else this.deliver(Buffer.concat([...this.parts, Buffer.from('\n')]));
     this.parts = [];
     this.size = 0;
+  }
+
+  private deliver(line: Buffer): void {
+    if (this.accept(line)) this.push(line);
   }
 
   private report(): void {

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/server';
 import { serveStdio as serve, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Logger } from '../logger.js';
+import { envelopeError, type EnvelopeError } from './jsonrpc-envelope.js';
 import { LineLimit, MAX_MESSAGE_BYTES, type OversizedLine } from './line-limit.js';
 
 /** How long closing may take before the process exits anyway (an upstream call still in flight, say). */
@@ -23,11 +24,22 @@ class ClosingTransport extends StdioServerTransport {
 
 /**
  * Serves MCP on stdin/stdout, speaking both the 2026-07-28 protocol and 2025-era clients, until stdin
- * ends or a signal arrives, then exits. Nothing but protocol messages goes to stdout. A message over 10 MiB
- * is answered with an error and skipped; the connection goes on.
+ * ends or a signal arrives, then exits. Nothing but protocol messages goes to stdout. A message over 10 MiB,
+ * and a line that is no JSON-RPC message, is answered with an error and skipped; the connection goes on.
  */
 export function serveStdio(factory: () => McpServer, log: Logger, onClose: () => Promise<void>): void {
-  const input = new LineLimit(MAX_MESSAGE_BYTES, (line) => void tooLarge(line));
+  const input = new LineLimit(
+    MAX_MESSAGE_BYTES,
+    (line) => void tooLarge(line),
+    (line) => {
+      const malformed = envelopeError(line.toString('utf8'));
+      if (malformed) {
+        log.warn('stdio line is not a JSON-RPC message; answered with an error', { code: malformed.code });
+        void refuse(malformed);
+      }
+      return !malformed;
+    },
+  );
   const wire = new ClosingTransport(input, () => void close());
   const handle = serve(() => factory(), {
     transport: wire,
@@ -35,13 +47,13 @@ export function serveStdio(factory: () => McpServer, log: Logger, onClose: () =>
   });
   process.stdin.pipe(input);
 
+  // Without a recognizable id the answer carries none: MCP's schema has no null id.
+  const refuse = ({ code, message, id }: EnvelopeError) =>
+    wire.send({ jsonrpc: '2.0', ...(id !== undefined && { id }), error: { code, message } }).catch(() => {});
   const tooLarge = async ({ bytes, id }: OversizedLine) => {
     log.warn('stdio message too large; skipped', { bytes, id });
     const message = `Message too large: ${bytes} bytes, over the ${MAX_MESSAGE_BYTES}-byte (10 MiB) limit for one message. It was not read; send less in one request (fewer entries per call, for example).`;
-    // Without a recognizable id the answer carries none: MCP's schema has no null id.
-    await wire
-      .send({ jsonrpc: '2.0', ...(id !== undefined && { id }), error: { code: -32600, message } })
-      .catch(() => {});
+    await refuse({ code: -32600, message, id });
   };
 
   let closing = false;

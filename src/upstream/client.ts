@@ -28,6 +28,8 @@ export interface ClientOptions {
   timeouts?: Partial<{ connectMs: number; headersMs: number; bodyMs: number; attemptMs: number }>;
   retry?: Partial<RetryConfig>;
   limits?: Partial<LimitsConfig>;
+  /** The largest response body read (default 32 MB); a larger one is cut off as it arrives. */
+  maxResponseBytes?: number;
   /** Upper bound of the response cache in memory, in bytes of response bodies. */
   cacheMaxBytes?: number;
   /** Directory of the persistent cache (see DiskStore); without it nothing is written to disk. */
@@ -74,6 +76,7 @@ export class AnalyticsClient {
       headersTimeoutMs: options.timeouts?.headersMs ?? 30_000,
       bodyTimeoutMs: options.timeouts?.bodyMs ?? 30_000,
       attemptTimeoutMs: options.timeouts?.attemptMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS,
+      maxResponseBytes: options.maxResponseBytes,
       userAgent: `org-analytics-mcp/${VERSION} (+node ${process.version})`,
       env: options.env,
     });

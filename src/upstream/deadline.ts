@@ -27,6 +27,17 @@ export function withDeadline(parent: AbortSignal | undefined, ms: number): Abort
   return controller.signal;
 }
 
+/**
+ * The signal of one tool call: its budget (see withDeadline), also aborted by `end` once the call has
+ * failed, so that the requests it started and that still wait behind the rate limit are dropped, not sent.
+ */
+export function callSignal(parent: AbortSignal | undefined, ms: number): { signal: AbortSignal; end: () => void } {
+  const ended = new AbortController();
+  const signal = withDeadline(parent ? AbortSignal.any([parent, ended.signal]) : ended.signal, ms);
+  const end = () => ended.abort(new CancelledError('The call ended in an error; nobody reads its other requests.'));
+  return { signal, end };
+}
+
 /** Milliseconds left of the signal's budget; Infinity when it has none. */
 export function remainingMs(signal: AbortSignal | undefined): number {
   const at = signal && deadlines.get(signal);

@@ -10,6 +10,7 @@ export type UpstreamErrorKind =
   | 'rate_limited'
   | 'unavailable'
   | 'protocol'
+  | 'too_large'
   | 'timeout'
   | 'cancelled';
 
@@ -116,6 +117,20 @@ export class UpstreamProtocolError extends UpstreamError {
   readonly retryable = false;
 }
 
+/** A response larger than this server reads (--max-response-mb): cut off as it arrived, nothing of it kept. */
+export class ResponseTooLargeError extends UpstreamError {
+  readonly kind = 'too_large';
+  readonly retryable = false;
+  constructor(
+    message: string,
+    endpoint: string,
+    /** The cap, in bytes. */
+    readonly limitBytes: number,
+  ) {
+    super(message, endpoint);
+  }
+}
+
 export class TimeoutError extends UpstreamError {
   readonly kind = 'timeout';
   readonly retryable = true;
@@ -156,6 +171,7 @@ export const UPSTREAM_FAILURES = [
   RateLimitedError,
   UpstreamUnavailableError,
   UpstreamProtocolError,
+  ResponseTooLargeError,
   TimeoutError,
   CancelledError,
 ] as const;

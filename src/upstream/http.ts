@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { abortError } from './deadline.js';
-import { TimeoutError, UpstreamUnavailableError } from './errors.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, readCapped } from './capped-body.js';
+import { ResponseTooLargeError, TimeoutError, UpstreamUnavailableError } from './errors.js';
 
 export interface HttpOptions {
   connectTimeoutMs: number;
@@ -11,6 +12,8 @@ export interface HttpOptions {
    * body trickling a byte at a time is cut off only by this.
    */
   attemptTimeoutMs: number;
+  /** The largest body read (default DEFAULT_MAX_RESPONSE_BYTES); past it the request is aborted (ResponseTooLargeError). */
+  maxResponseBytes?: number;
   userAgent: string;
   /** Environment to read proxy settings from (HTTPS_PROXY, HTTP_PROXY, NO_PROXY). */
   env?: NodeJS.ProcessEnv;
@@ -95,9 +98,16 @@ export class HttpTransport {
         signal: req.signal ? AbortSignal.any([req.signal, attempt]) : attempt,
         dispatcher,
       });
-      const text = await res.body.text();
+      const where = `${req.method} ${req.url.origin}${req.url.pathname}`;
+      const text = await readCapped(
+        res,
+        this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES,
+        req.endpoint,
+        where,
+      );
       return { status: res.statusCode, headers: res.headers, text };
     } catch (error) {
+      if (error instanceof ResponseTooLargeError) throw error;
       if (req.signal?.aborted) throw abortError(req.signal, req.endpoint, true);
       if (attempt.aborted) {
         const where = `${req.method} ${req.url.origin}${req.url.pathname}`;

@@ -142,6 +142,53 @@ describe('the built binary over stdio', () => {
     });
   });
 
+  describe('a line that is no JSON-RPC message', () => {
+    const BAD: Array<[string, string, number, (string | number)?]> = [
+      ['text that is not JSON', '{"jsonrpc": "2.0", "id": 5, "method": "tools/li', -32700],
+      ['a batch', JSON.stringify([{ jsonrpc: '2.0', id: 6, method: 'tools/list' }]), -32600],
+      ['"jsonrpc": "1.0"', JSON.stringify({ jsonrpc: '1.0', id: 7, method: 'tools/list' }), -32600, 7],
+      ['a JSON string', '"tools/list"', -32600],
+      ['null', 'null', -32600],
+      ['an object with no method, result or error', JSON.stringify({ jsonrpc: '2.0', id: 'x-8' }), -32600, 'x-8'],
+      ['a request whose id is null', JSON.stringify({ jsonrpc: '2.0', id: null, method: 'tools/list' }), -32600],
+    ];
+
+    it('gets the JSON-RPC error, with its id when it has one, and the next request is answered', async () => {
+      const server = spawnRaw(['--demo']);
+      try {
+        await server.initialize();
+        for (const [, line] of BAD) server.child.stdin.write(`${line}\n`);
+        server.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        expect(await server.until(() => server.lines().some((l) => l.id === 2))).toBe(true);
+        const errors = server.lines().filter((l) => l.error);
+        expect(errors).toHaveLength(BAD.length);
+        BAD.forEach(([what, , code, id], i) => {
+          expect(errors[i], what).toEqual({
+            jsonrpc: '2.0',
+            ...(id === undefined ? {} : { id }),
+            error: { code, message: expect.stringMatching(code === -32700 ? /^Parse error/ : /^Invalid Request/) },
+          });
+        });
+        expect(server.lines().find((l) => l.id === 2)!.result.tools).toHaveLength(TOOLS.length);
+      } finally {
+        server.child.kill();
+      }
+    });
+
+    it('passes a blank line over in silence', async () => {
+      const server = spawnRaw(['--demo']);
+      try {
+        await server.initialize();
+        server.child.stdin.write('\n  \r\n');
+        server.send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+        expect(await server.until(() => server.lines().some((l) => l.id === 2))).toBe(true);
+        expect(server.lines().filter((l) => l.error)).toEqual([]);
+      } finally {
+        server.child.kill();
+      }
+    });
+  });
+
   describe('--demo exits with code 0 once the client is gone', () => {
     it.each([
       ['stdin ends right after initialize', async (_s: ReturnType<typeof spawnRaw>) => {}],

@@ -97,6 +97,29 @@ describe('injected faults answer the next N requests to a path', () => {
     await reader.cancel().catch(() => {});
   });
 
+  it('huge: a 200 JSON page of exactly the bytes asked, with or without a Content-Length', async () => {
+    for (const contentLength of [true, false]) {
+      c.sim.injectFault({ path: DAU, kind: 'huge', bytes: 1_000_003, contentLength });
+      const res = await c.get('dau');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-length')).toBe(contentLength ? '1000003' : null);
+      expect(Buffer.byteLength(res.text)).toBe(1_000_003);
+      expect(JSON.parse(res.text).users.length).toBeGreaterThan(1000);
+    }
+  });
+
+  it('huge: made as it is sent, and stopped when the client goes away', async () => {
+    c.sim.injectFault({ path: DAU, kind: 'huge', bytes: 2 ** 40 });
+    const res = await fetch(new URL(DAU, c.sim.url), { headers: { authorization: 'Bearer rw-token' } });
+    expect(res.headers.get('content-length')).toBe(String(2 ** 40));
+    const reader = res.body!.getReader();
+    let read = 0;
+    while (read < 4 * 1024 * 1024) read += (await reader.read()).value!.length;
+    await reader.cancel();
+    // A terabyte announced, a few megabytes read: the rest was never made, and the next request is served.
+    expect((await c.get('dau')).status).toBe(200);
+  });
+
   it('only touches the named path, unless the path is *', async () => {
     c.sim.injectFault({ path: DAU, kind: '500' });
     expect((await c.get('dau-count')).status).toBe(200);
