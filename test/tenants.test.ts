@@ -4,14 +4,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newApiKey, writeKeysFile } from '../src/auth/api-keys.js';
 import { loadConfig } from '../src/config.js';
-import { startHttp, tenantRuntimes } from '../src/main.js';
-import type { Runtime } from '../src/runtime.js';
+import { startHttp } from '../src/main.js';
 import { startSimulator, type Simulator } from '../src/simulator/index.js';
+import { tenantRuntimes, type Tenants } from '../src/tenants.js';
 
 let acme: Simulator;
 let globex: Simulator;
 let dir: string;
-let tenants: Map<string, Runtime>;
+let tenants: Tenants;
 let server: { url: string; close: () => Promise<void> };
 const keys: Record<string, string> = {};
 
@@ -44,11 +44,11 @@ beforeAll(async () => {
     env,
   );
   tenants = await tenantRuntimes(config, env);
-  server = await startHttp([...tenants.values()][0]!, tenants);
+  server = await startHttp(tenants.runtimes[0]!, tenants.byName);
 });
 afterAll(async () => {
   await server?.close();
-  for (const r of new Set(tenants?.values())) await r.close();
+  await tenants?.close();
   await acme?.close();
   await globex?.close();
   rmSync(dir, { recursive: true, force: true });
