@@ -1,15 +1,15 @@
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newApiKey, writeKeysFile } from '../../src/auth/api-keys.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { REDIS_CLIENT_NAME } from '../../src/upstream/redis-connection.js';
 import { startHttpBinary, type HttpBinary } from '../helpers/http-binary.js';
 import { startIssuer, type Issuer } from '../helpers/oidc.js';
 import { freePort, startRedisServer, stopRedisServer } from '../helpers/redis-server.js';
+import { askAs, writeTeamFiles } from '../helpers/tenants.js';
 
 let acme: Simulator;
 let globex: Simulator;
@@ -29,24 +29,9 @@ beforeAll(async () => {
   redisServer = await startRedisServer(redisPort);
   redisUrl = `redis://127.0.0.1:${redisPort}`;
   dir = mkdtempSync(join(tmpdir(), 'team-shutdown-'));
-  // The README's team example: two organizations, plus another name for the first (the same runtime).
-  const tenantsFile = join(dir, 'tenants.json');
-  writeFileSync(
-    tenantsFile,
-    JSON.stringify({
-      acme: { base_url: acme.url, token_env: 'ACME_API_TOKEN' },
-      'acme-eu': { base_url: acme.url, token_env: 'ACME_API_TOKEN' },
-      globex: { base_url: globex.url, token_env: 'GLOBEX_API_TOKEN', billing_plan: 'usd' },
-    }),
-  );
-  const keysFile = join(dir, 'keys.json');
-  const entries = [];
-  for (const tenant of ['acme', 'acme-eu', 'globex']) {
-    const { key, entry } = newApiKey('read', tenant);
-    keys[tenant] = key;
-    entries.push(entry);
-  }
-  writeKeysFile(keysFile, entries);
+  // The README's team example: two organizations, one of them under two names (the same runtime).
+  const files = writeTeamFiles(dir, acme, globex, ['acme', 'acme-eu', 'globex']);
+  Object.assign(keys, files.keys);
   const port = await freePort();
   served = await startHttpBinary(
     [
@@ -58,16 +43,15 @@ beforeAll(async () => {
       '--auth-issuer',
       issuer.url,
       '--api-keys-file',
-      keysFile,
+      files.keysFile,
       '--tenants-file',
-      tenantsFile,
+      files.tenantsFile,
       '--cache-dir',
       'none',
     ],
     {
       PATH: process.env.PATH ?? '',
-      ACME_API_TOKEN: acme.token,
-      GLOBEX_API_TOKEN: globex.token,
+      ...files.env,
       ANALYTICS_REDIS_URL: redisUrl,
     },
   );
@@ -80,26 +64,6 @@ afterAll(async () => {
   if (redisServer) await stopRedisServer(redisServer);
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function ask(key: string): Promise<number> {
-  const res = await fetch(served.url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${key}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'get_active_user_counts', arguments: { range: 'last_7_days' } },
-    }),
-  });
-  await res.text();
-  return res.status;
-}
 
 /** The connections this server holds on the Redis, by the name it gives them. */
 async function serverConnections(): Promise<number> {
@@ -115,7 +79,8 @@ async function serverConnections(): Promise<number> {
 
 describe('the team example, from start to SIGTERM', () => {
   it('serves every tenant over one Redis connection', async () => {
-    for (const tenant of ['acme', 'acme-eu', 'globex']) expect(await ask(keys[tenant]!)).toBe(200);
+    for (const tenant of ['acme', 'acme-eu', 'globex'])
+      expect((await askAs(served.url, keys[tenant]!, { range: 'last_7_days' })).status).toBe(200);
     // Both organizations' runtimes used Redis (their caches and rate limits), through one connection.
     expect(acme.requests().length).toBeGreaterThan(0);
     expect(globex.requests().length).toBeGreaterThan(0);
