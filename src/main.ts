@@ -2,12 +2,13 @@ import { reportUnfinishedWrites } from './audit.js';
 import { ConfigError, loadConfig } from './config.js';
 import type { Caller } from './auth/caller.js';
 import type { Logger } from './logger.js';
-import { createRuntime, once, type Runtime } from './runtime.js';
+import { createRuntime, type Runtime } from './runtime.js';
 import type { HttpServing } from './transports/http.js';
 import { createServer, type ServerDeps } from './server.js';
 import { WRITE_TOOLS } from './tools/index.js';
 import { isLoopbackHost, nonLoopbackRefusal } from './transports/loopback.js';
 import { serveStdio } from './transports/stdio.js';
+import { once } from './util/once.js';
 
 /** How long calls in flight may take to finish after SIGTERM: the longest a call is allowed, and a little more. */
 const DRAIN_GRACE_MS = 50_000;

@@ -9,6 +9,7 @@ import type { Simulator } from './simulator/index.js';
 import { resolveCacheDir } from './upstream/cache-dir.js';
 import { AnalyticsClient } from './upstream/client.js';
 import type { SharedRedis } from './upstream/redis-connection.js';
+import { once } from './util/once.js';
 
 export interface Runtime {
   config: Config;
@@ -94,12 +95,6 @@ export async function createRuntime(
       await simulator?.close();
     }),
   };
-}
-
-/** The first call's promise, for every call: whoever asks to close, it closes once. */
-export function once(close: () => Promise<void>): () => Promise<void> {
-  let closing: Promise<void> | undefined;
-  return () => (closing ??= close());
 }
 
 /** The one Redis connection of this process; an outage is logged once when it starts and once when it ends. */

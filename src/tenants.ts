@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError, type Config } from './config.js';
 import { createLogger, secretScrubber } from './logger.js';
-import { createRuntime, once, sharedRedis, type Runtime } from './runtime.js';
+import { createRuntime, sharedRedis, type Runtime } from './runtime.js';
+import { once } from './util/once.js';
 
 const tenantSchema = z.strictObject({
   base_url: z.url(),

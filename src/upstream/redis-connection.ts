@@ -1,4 +1,5 @@
 import { createClient } from 'redis';
+import { once } from '../util/once.js';
 
 /** How this server's connections are named in Redis (CLIENT LIST), so that an operator can tell them apart. */
 export const REDIS_CLIENT_NAME = 'org-analytics-mcp';
@@ -42,13 +43,14 @@ export function connectRedis(
   client
     .connect()
     .catch((error: unknown) => options.onError?.(error instanceof Error ? error : new Error(String(error))));
-  let closing: Promise<void> | undefined;
   return {
     client,
     ready: () => client.isReady,
     prefix: options.prefix ?? 'oam:',
-    close: () =>
-      (closing ??= client.isOpen ? client.close().catch(() => {}) : Promise.resolve().then(() => client.destroy())),
+    close: once(async () => {
+      if (client.isOpen) await client.close().catch(() => {});
+      else client.destroy();
+    }),
   };
 }
 
