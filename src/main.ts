@@ -1,15 +1,19 @@
 import { reportUnfinishedWrites } from './audit.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig } from './config.js';
 import type { Caller } from './auth/caller.js';
+import type { Logger } from './logger.js';
 import { createRuntime, type Runtime } from './runtime.js';
 import type { HttpServing } from './transports/http.js';
 import { createServer, type ServerDeps } from './server.js';
 import { WRITE_TOOLS } from './tools/index.js';
 import { isLoopbackHost, nonLoopbackRefusal } from './transports/loopback.js';
 import { serveStdio } from './transports/stdio.js';
+import { once } from './util/once.js';
 
 /** How long calls in flight may take to finish after SIGTERM: the longest a call is allowed, and a little more. */
 const DRAIN_GRACE_MS = 50_000;
+/** After shutdown, how long the process may take to end by itself. */
+const EXIT_BACKSTOP_MS = 3_000;
 
 export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise<void> {
   const config = loadConfig(argv, env);
@@ -22,24 +26,15 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
     );
   // Checked before anything starts, so that a bad list is a usage error, not a failure at 02:10.
   const warmItems = config.warm ? (await import('./warm-list.js')).warmListOf(config.warmList) : undefined;
-  const tenants = config.tenantsFile ? await tenantRuntimes(config, env) : undefined;
-  const runtime = tenants ? [...tenants.values()][0]! : await createRuntime(config, { env });
-  if (tenants) {
-    const all = new Set(tenants.values());
-    runtime.close = async () => {
-      for (const r of all) await r.close();
-    };
-  }
-  if (warmItems) {
-    const { WarmScheduler } = await import('./warm-schedule.js');
-    const warm = new WarmScheduler({ items: warmItems });
-    warm.start(runtime);
-    const close = runtime.close;
-    runtime.close = async () => {
-      await warm.stop();
-      await close();
-    };
-  }
+  const tenants = config.tenantsFile ? await (await import('./tenants.js')).tenantRuntimes(config, env) : undefined;
+  const runtime = tenants ? tenants.runtimes[0]! : await createRuntime(config, { env });
+  const warm = warmItems ? new (await import('./warm-schedule.js')).WarmScheduler({ items: warmItems }) : undefined;
+  warm?.start(runtime);
+  // Each runtime closes once, and the Redis connection the tenants share after them.
+  const close = once(async () => {
+    await warm?.stop();
+    await (tenants ?? runtime).close();
+  });
   // In the background, so that a long audit log never delays serving.
   if (config.auditLog) {
     const path = config.auditLog;
@@ -51,27 +46,46 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
     );
   }
   if (config.transport === 'http') {
-    const serving = await startHttp(runtime, tenants);
+    const serving = await startHttp(runtime, tenants?.byName);
     const { url } = serving;
-    // SIGTERM (a deploy, a scale-down): new calls get 503, calls in flight finish, then the process exits.
+    // SIGTERM (a deploy, a scale-down): new calls get 503, calls in flight finish, then everything closes.
     process.once('SIGTERM', () => {
       runtime.log.info('SIGTERM: finishing calls in flight, refusing new ones');
       void serving
         .drain(DRAIN_GRACE_MS)
-        .then(() => runtime.close())
-        .finally(() => process.exit(0));
+        .then(close)
+        .then(
+          () => exitOnceIdle(runtime.log),
+          (error: unknown) => {
+            runtime.log.error('shutdown failed', { error: error instanceof Error ? error.message : String(error) });
+            process.exit(1);
+          },
+        );
     });
     runtime.log.info('serving MCP over Streamable HTTP', { url, demo: config.demo });
     process.stderr.write(`org-analytics-mcp: MCP over Streamable HTTP at ${url}\n`);
     return;
   }
-  serveStdio(() => createServer(runtime), runtime.log, runtime.close);
+  serveStdio(() => createServer(runtime), runtime.log, close);
   runtime.log.info('serving MCP on stdio', {
     demo: config.demo,
     readOnly: config.readOnly,
     pii: config.pii,
     simulator: runtime.simulator?.url,
   });
+}
+
+/**
+ * With everything closed nothing holds the event loop, and the process ends by itself (exit code 0). A
+ * handle left open would keep it alive: it is named in the log, and the process exits all the same.
+ */
+function exitOnceIdle(log: Logger): void {
+  setTimeout(() => {
+    log.warn('something was still open after shutdown; exiting anyway', {
+      open: process.getActiveResourcesInfo(),
+    });
+    process.exit(0);
+  }, EXIT_BACKSTOP_MS).unref();
 }
 
 /**
@@ -107,18 +121,4 @@ function serverDepsFor(runtime: Runtime, caller: Caller | undefined): ServerDeps
     config: caller.role === 'read' ? { ...runtime.config, readOnly: true } : runtime.config,
     audit: (event) => runtime.audit({ ...event, caller: caller.id }),
   };
-}
-
-/** One runtime per organization: tenants that share an upstream and token are the same organization, and share one. */
-export async function tenantRuntimes(config: Config, env: NodeJS.ProcessEnv): Promise<Map<string, Runtime>> {
-  const { tenantConfigs } = await import('./tenants.js');
-  const byUpstream = new Map<string, Runtime>();
-  const tenants = new Map<string, Runtime>();
-  for (const [name, tenant] of tenantConfigs(config, env)) {
-    const key = `${tenant.baseUrl}|${tenant.token}`;
-    let runtime = byUpstream.get(key);
-    if (!runtime) byUpstream.set(key, (runtime = await createRuntime(tenant)));
-    tenants.set(name, runtime);
-  }
-  return tenants;
 }

@@ -9,6 +9,7 @@ import type { Simulator } from './simulator/index.js';
 import { resolveCacheDir } from './upstream/cache-dir.js';
 import { AnalyticsClient } from './upstream/client.js';
 import type { SharedRedis } from './upstream/redis-connection.js';
+import { once } from './util/once.js';
 
 export interface Runtime {
   config: Config;
@@ -38,7 +39,8 @@ async function demoUpstream(users: number): Promise<{ token: string; baseUrl: st
 /** Builds everything the server needs from config; in demo mode, starts the embedded simulator first. */
 export async function createRuntime(
   config: Config,
-  options: { simulatorUsers?: number; env?: NodeJS.ProcessEnv } = {},
+  /** `redis`: a connection shared with other runtimes (tenants'); its owner closes it, this runtime does not. */
+  options: { simulatorUsers?: number; env?: NodeJS.ProcessEnv; redis?: SharedRedis } = {},
 ): Promise<Runtime> {
   if (!config.demo && !config.token && !config.login)
     throw new ConfigError('with --tenants-file, give this command one tenant: its --api-token and --base-url.');
@@ -63,7 +65,8 @@ export async function createRuntime(
   const pii = new Pseudonymizer(config.pii, piiKey ?? secret);
   const scrub = secretScrubber(secrets);
   const log = createLogger(config.logLevel, (text) => pii.text(scrub(text)));
-  const redis = config.redisUrl ? await sharedRedis(config.redisUrl, log) : undefined;
+  const ownRedis = !options.redis && config.redisUrl ? await sharedRedis(config.redisUrl, log) : undefined;
+  const redis = options.redis ?? ownRedis;
   const client = new AnalyticsClient({
     baseUrl,
     siteUrl: config.siteUrl ?? simulator?.url,
@@ -86,17 +89,17 @@ export async function createRuntime(
     simulator,
     login: login?.credential,
     signIn: login?.signIn,
-    close: async () => {
+    close: once(async () => {
       await client.close();
       await login?.close();
-      await redis?.close();
+      await ownRedis?.close();
       await simulator?.close();
-    },
+    }),
   };
 }
 
 /** The one Redis connection of this process; an outage is logged once when it starts and once when it ends. */
-async function sharedRedis(url: string, log: Logger): Promise<SharedRedis> {
+export async function sharedRedis(url: string, log: Logger): Promise<SharedRedis> {
   // Loaded only here: a server without --redis-url never needs the Redis client.
   const { connectRedis } = await import('./upstream/redis-connection.js');
   let down = false;

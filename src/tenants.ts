@@ -1,6 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError, type Config } from './config.js';
+import { createLogger, secretScrubber } from './logger.js';
+import { createRuntime, sharedRedis, type Runtime } from './runtime.js';
+import { once } from './util/once.js';
 
 const tenantSchema = z.strictObject({
   base_url: z.url(),
@@ -45,4 +48,44 @@ export function tenantConfigs(config: Config, env: NodeJS.ProcessEnv): Map<strin
     });
   }
   return configs;
+}
+
+export interface Tenants {
+  /** Each tenant's runtime: tenants of one organization share one. */
+  byName: Map<string, Runtime>;
+  /** Each organization's runtime, once. */
+  runtimes: Runtime[];
+  /** Closes each runtime once, then the Redis connection they share. */
+  close(): Promise<void>;
+}
+
+/**
+ * One runtime per organization: tenants that share an upstream and token are the same organization, and
+ * share one. Every runtime uses the one Redis connection of the process: its keys carry each organization's
+ * credential fingerprint, which keeps them apart.
+ */
+export async function tenantRuntimes(config: Config, env: NodeJS.ProcessEnv): Promise<Tenants> {
+  const configs = tenantConfigs(config, env);
+  const tokens = [...configs.values()].map((c) => c.token);
+  const redis = config.redisUrl
+    ? await sharedRedis(config.redisUrl, createLogger(config.logLevel, secretScrubber(tokens)))
+    : undefined;
+  const byUpstream = new Map<string, Runtime>();
+  const byName = new Map<string, Runtime>();
+  const close = once(async () => {
+    for (const runtime of byUpstream.values()) await runtime.close();
+    await redis?.close();
+  });
+  try {
+    for (const [name, tenant] of configs) {
+      const key = `${tenant.baseUrl}|${tenant.token}`;
+      let runtime = byUpstream.get(key);
+      if (!runtime) byUpstream.set(key, (runtime = await createRuntime(tenant, { env, redis })));
+      byName.set(name, runtime);
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { byName, runtimes: [...byUpstream.values()], close };
 }

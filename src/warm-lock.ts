@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SharedRedis } from './upstream/redis-connection.js';
+import { redisWithin, type SharedRedis } from './upstream/redis-connection.js';
 
 /** Long enough to ride out a slow Redis round trip between renewals, short enough that a crashed warmer frees it soon. */
 export const WARM_LOCK_TTL_MS = 60_000;
@@ -40,15 +40,8 @@ export class WarmLock {
     const key = warmLockKey(redis, credential);
     const value = randomBytes(16).toString('hex');
     const sent = redis.client.set(key, value, { condition: 'NX', expiration: { type: 'PX', value: ttlMs } });
-    sent.catch(() => {});
     // A Redis that hangs must not hang the warm-up: it goes on without the lock.
-    const timeout = AbortSignal.timeout(ANSWER_WITHIN_MS);
-    const set = await Promise.race([
-      sent,
-      new Promise<never>((_, reject) =>
-        timeout.addEventListener('abort', () => reject(new Error('Redis did not answer in time')), { once: true }),
-      ),
-    ]);
+    const set = await redisWithin(ANSWER_WITHIN_MS, sent);
     return set === 'OK' ? new WarmLock(redis, key, value, ttlMs) : null;
   }
 

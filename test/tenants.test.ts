@@ -2,16 +2,16 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newApiKey, writeKeysFile } from '../src/auth/api-keys.js';
 import { loadConfig } from '../src/config.js';
-import { startHttp, tenantRuntimes } from '../src/main.js';
-import type { Runtime } from '../src/runtime.js';
+import { startHttp } from '../src/main.js';
 import { startSimulator, type Simulator } from '../src/simulator/index.js';
+import { tenantRuntimes, type Tenants } from '../src/tenants.js';
+import { askAs, writeTeamFiles } from './helpers/tenants.js';
 
 let acme: Simulator;
 let globex: Simulator;
 let dir: string;
-let tenants: Map<string, Runtime>;
+let tenants: Tenants;
 let server: { url: string; close: () => Promise<void> };
 const keys: Record<string, string> = {};
 
@@ -20,63 +20,26 @@ beforeAll(async () => {
   acme = await startSimulator({ users: 40, seed: 'acme', rateLimit: false, token: 'acme-upstream-token' });
   globex = await startSimulator({ users: 90, seed: 'globex', rateLimit: false, token: 'globex-upstream-token' });
   dir = mkdtempSync(join(tmpdir(), 'tenants-'));
-  const tenantsFile = join(dir, 'tenants.json');
-  writeFileSync(
-    tenantsFile,
-    JSON.stringify({
-      acme: { base_url: acme.url, token_env: 'ACME_TOKEN' },
-      // Another name for the same organization: same upstream and token, so one runtime and one cache.
-      'acme-eu': { base_url: acme.url, token_env: 'ACME_TOKEN' },
-      globex: { base_url: globex.url, token_env: 'GLOBEX_TOKEN', billing_plan: 'usd' },
-    }),
-  );
-  const keysFile = join(dir, 'keys.json');
-  const entries = [];
-  for (const tenant of ['acme', 'acme-eu', 'globex', 'initech', null]) {
-    const { key, entry } = newApiKey('read', tenant);
-    keys[tenant ?? 'none'] = key;
-    entries.push(entry);
-  }
-  writeKeysFile(keysFile, entries);
-  const env = { ACME_TOKEN: acme.token, GLOBEX_TOKEN: globex.token, ANALYTICS_LOG_LEVEL: 'error' };
+  const files = writeTeamFiles(dir, acme, globex, ['acme', 'acme-eu', 'globex', 'initech', null]);
+  const { tenantsFile, keysFile } = files;
+  Object.assign(keys, files.keys);
+  const env = { ...files.env, ANALYTICS_LOG_LEVEL: 'error' };
   const config = loadConfig(
     ['--http', '--port', '0', '--tenants-file', tenantsFile, '--api-keys-file', keysFile, '--cache-dir', 'none'],
     env,
   );
   tenants = await tenantRuntimes(config, env);
-  server = await startHttp([...tenants.values()][0]!, tenants);
+  server = await startHttp(tenants.runtimes[0]!, tenants.byName);
 });
 afterAll(async () => {
   await server?.close();
-  for (const r of new Set(tenants?.values())) await r.close();
+  await tenants?.close();
   await acme?.close();
   await globex?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-async function ask(
-  key: string,
-  args: Record<string, unknown>,
-): Promise<{ status: number; result?: any; body: string }> {
-  const res = await fetch(server.url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${key}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: { name: 'get_active_user_counts', arguments: args },
-    }),
-  });
-  const body = await res.text();
-  const json = body.startsWith('{') ? JSON.parse(body) : JSON.parse(/^data: (.*)$/m.exec(body)?.[1] ?? 'null');
-  return { status: res.status, result: json?.result, body };
-}
+const ask = (key: string, args: Record<string, unknown>) => askAs(server.url, key, args);
 
 const days = (answer: any) => JSON.stringify(answer.structuredContent.days ?? answer.structuredContent);
 const upstreamCalls = (sim: Simulator) => sim.requests().filter((r) => r.path.startsWith('/analytics/')).length;

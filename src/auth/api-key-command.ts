@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { UsageError, helpPointer } from '../cli-options.js';
 import { ApiKeysFileError, newApiKey, readKeysFile, writeKeysFile, type Role } from './api-keys.js';
@@ -11,17 +12,18 @@ export const API_KEY_HELP = `Usage: ${COMMAND} create --role read|write [--tenan
 Static API keys for a shared HTTP server (--api-keys-file FILE): callers send a key as a bearer token.
 create prints the new key and its id once, on stdout; the file (0600) keeps only the key's sha256, with
 the id, the role and the tenant. revoke removes a key: a running server stops accepting it within 10 s.
+list prints each key's id, role, tenant and creation time; without the file it says so and exits 1.
 
   --role read|write   read: every read tool; write: also set_budget_overrides
   --tenant NAME       the tenant (organization) the key's caller belongs to, with --tenants-file
-  --file FILE         the keys file, created if missing
+  --file FILE         the keys file, created (0600, in a folder made 0700) if missing
 `;
 
 function fail(message: string): never {
   throw new UsageError(`${message}\n${helpPointer(COMMAND)}`);
 }
 
-/** `org-analytics-mcp api-key …`: exit code 0, or UsageError (exit 2) for what cannot be done. */
+/** `org-analytics-mcp api-key …`: exit code 0, 1 when list finds no file, or UsageError (exit 2) for what cannot be done. */
 export function runApiKeyCommand(argv: string[], print: (line: string) => void, warn: (line: string) => void): number {
   let parsed;
   try {
@@ -49,7 +51,7 @@ export function runApiKeyCommand(argv: string[], print: (line: string) => void, 
   try {
     if (action === 'create') return create(file, values.role, values.tenant, rest, print, warn);
     if (action === 'revoke') return revoke(file, rest, warn);
-    if (action === 'list') return list(file, print);
+    if (action === 'list') return list(file, print, warn);
   } catch (error) {
     if (error instanceof ApiKeysFileError) fail(error.message);
     throw error;
@@ -89,7 +91,11 @@ function revoke(file: string, ids: string[], warn: (line: string) => void): numb
   return 0;
 }
 
-function list(file: string, print: (line: string) => void): number {
+function list(file: string, print: (line: string) => void, warn: (line: string) => void): number {
+  if (!existsSync(file)) {
+    warn(`${COMMAND}: there is no keys file ${file}; \`${COMMAND} create --role read --file ${file}\` makes one.`);
+    return 1;
+  }
   for (const k of readKeysFile(file)) print(`${k.id}  ${k.role.padEnd(5)}  ${k.tenant ?? '-'}  ${k.created_at}`);
   return 0;
 }

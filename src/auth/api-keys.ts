@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { chmodSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { z } from 'zod';
 
 /** What a key lets its holder do: read, or read and change budgets. */
@@ -50,8 +51,12 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** Writes the file whole, 0600, through a temporary file and a rename: a reader never sees half of it. */
+/**
+ * Writes the file whole, 0600, through a temporary file and a rename: a reader never sees half of it. A
+ * missing folder is made, 0700: only its owner may list the keys' ids.
+ */
 export function writeKeysFile(path: string, keys: ApiKeyEntry[]): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   const temp = `${path}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(temp, `${JSON.stringify({ keys }, null, 2)}\n`, { mode: 0o600 });
   chmodSync(temp, 0o600);

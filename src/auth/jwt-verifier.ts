@@ -23,7 +23,9 @@ const ASYMMETRIC = [
 
 /**
  * Checks bearer JWTs from one authorization server: signature against its published keys (found from its
- * metadata, fetched once), issuer, audience (this server's public URL, RFC 8707) and expiry.
+ * metadata, fetched once), issuer, audience (this server's public URL, RFC 8707) and expiry. The key set
+ * follows a rotation: it is fetched again for a key it does not hold (at most every 30 s) and once it is
+ * 10 minutes old, so a new key verifies and a removed one stops verifying (jose's defaults).
  */
 export class JwtVerifier {
   private keys: Promise<KeySet> | undefined;

@@ -46,6 +46,13 @@ const pick = (node: Json, keys: readonly string[]): Json =>
   Object.fromEntries(Object.entries(node).filter(([k]) => keys.includes(k)));
 
 /**
+ * zod writes `{}` for a value of any kind (`z.unknown()`); `true` says the same, and the MCP Inspector and
+ * strict validators do not take it for a schema whose keywords were forgotten.
+ */
+const anything = (schema: unknown) =>
+  schema && typeof schema === 'object' && !Array.isArray(schema) && Object.keys(schema).length === 0 ? true : schema;
+
+/**
  * Drops what every model pays for on every turn and nobody needs: `$schema`, the ±2^53 bounds zod
  * writes on every integer and `propertyNames: {type: string}` on records. Output schemas keep their
  * types but lose `additionalProperties: false` and `required`: they describe what a field holds, and
@@ -61,7 +68,11 @@ function strip(node: unknown, output: boolean, root = true): unknown {
     if ((k === 'minimum' && v === -SAFE) || (k === 'maximum' && v === SAFE)) continue;
     if (k === 'propertyNames' && JSON.stringify(v) === '{"type":"string"}') continue;
     if (output && ((k === 'additionalProperties' && v === false) || k === 'required')) continue;
-    out[k] = strip(v, output, false);
+    const value = strip(v, output, false);
+    if (k === 'additionalProperties' || k === 'items') out[k] = anything(value);
+    else if (k === 'properties' && value && typeof value === 'object')
+      out[k] = Object.fromEntries(Object.entries(value).map(([name, p]) => [name, anything(p)]));
+    else out[k] = value;
   }
   return Array.isArray(out.type) ? splitTypeArray(out) : out;
 }

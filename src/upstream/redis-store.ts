@@ -1,19 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { SharedRedis } from './redis-connection.js';
+import { redisWithin, type SharedRedis } from './redis-connection.js';
 import { decodeAnswer, STORE_FORMAT, type AnswerStore, type StoredAnswer, type StoreHit } from './stored-answer.js';
 
 /** A Redis command slower than this counts as a miss: Redis speeds answers up, it never holds them back. */
 const COMMAND_TIMEOUT_MS = 300;
-
-function within<T>(ms: number, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms);
-  });
-  // A reply that comes after the timeout is dropped; so is its failure.
-  work.catch(() => {});
-  return Promise.race([work, late]).finally(() => clearTimeout(timer));
-}
 
 /**
  * Answers shared by every process on one Redis: a page one fetched is a hit for the others. Entries
@@ -34,7 +24,7 @@ export class RedisStore implements AnswerStore {
     if (!this.redis.ready()) return undefined;
     let text: string | null;
     try {
-      text = await within(COMMAND_TIMEOUT_MS, this.redis.client.get(this.keyOf(key)));
+      text = await redisWithin(COMMAND_TIMEOUT_MS, this.redis.client.get(this.keyOf(key)));
     } catch {
       return undefined;
     }
@@ -52,14 +42,14 @@ export class RedisStore implements AnswerStore {
     const ttl = Math.floor(answer.expiresAt - now);
     if (ttl < 1 || !this.redis.ready()) return;
     const expiration = { type: 'PX' as const, value: ttl };
-    await within(COMMAND_TIMEOUT_MS, this.redis.client.set(this.keyOf(answer.key), encoded, { expiration })).catch(
+    await redisWithin(COMMAND_TIMEOUT_MS, this.redis.client.set(this.keyOf(answer.key), encoded, { expiration })).catch(
       () => {},
     );
   }
 
   async delete(key: string): Promise<void> {
     if (!this.redis.ready()) return;
-    await within(COMMAND_TIMEOUT_MS, this.redis.client.del(this.keyOf(key))).catch(() => {});
+    await redisWithin(COMMAND_TIMEOUT_MS, this.redis.client.del(this.keyOf(key))).catch(() => {});
   }
 
   /** The connection is the owner's to close: the rate limits use it too. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { RateGroup } from '../contract/limits.js';
 import type { LimitsConfig } from './limiter.js';
-import type { SharedRedis } from './redis-connection.js';
+import { redisWithin, type SharedRedis } from './redis-connection.js';
 import { CancelledError } from './errors.js';
 import { sleep } from './retry.js';
 import { PAUSE_GROUP_LUA, TAKE_TOKEN_LUA } from './token-bucket.lua.js';
@@ -181,15 +181,6 @@ export class SharedBudget {
       if (error instanceof Error && error.message.startsWith('NOSCRIPT')) return client.eval(script, options);
       throw error;
     });
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error('Redis did not answer in time')), COMMAND_TIMEOUT_MS);
-    });
-    send.catch(() => {});
-    try {
-      return (await Promise.race([send, timeout])) as number[];
-    } finally {
-      clearTimeout(timer);
-    }
+    return (await redisWithin(COMMAND_TIMEOUT_MS, send)) as number[];
   }
 }

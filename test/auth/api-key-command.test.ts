@@ -47,6 +47,25 @@ describe('org-analytics-mcp api-key', () => {
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 
+  it('create makes a missing folder (0700) for the file (0600), as its help says', () => {
+    const nested = join(dir, 'etc', 'org-analytics-mcp', 'keys.json');
+    const r = run('create', '--role', 'read', '--file', nested);
+    expect(r.stderr).not.toMatch(/ENOENT/);
+    expect(r.status).toBe(0);
+    expect(statSync(join(dir, 'etc', 'org-analytics-mcp')).mode & 0o777).toBe(0o700);
+    expect(statSync(nested).mode & 0o777).toBe(0o600);
+    expect(run('list', '--file', nested).stdout).toContain(/^id: {2}(\S+)$/m.exec(r.stdout)![1]!);
+  });
+
+  it('list on a missing file says so on stderr and exits 1, printing nothing on stdout', () => {
+    const missing = join(dir, 'nowhere', 'keys.json');
+    const r = run('list', '--file', missing);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`there is no keys file ${missing}`);
+    expect(r.stderr).toContain('api-key create');
+  });
+
   it.each([
     [['create', '--file', file], /--role must be read or write/],
     [['create', '--role', 'admin', '--file', file], /--role must be read or write, got 'admin'/],

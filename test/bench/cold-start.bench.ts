@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { goalLine } from './goal.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const RUNS = 9;
@@ -103,9 +104,9 @@ export async function benchColdStartSideBySide(print: (line: string) => void): P
       print(`  ${label.padEnd(38)} ${ms.toFixed(0).padStart(5)} ms  ${rssMb.toFixed(1).padStart(6)} MB${ratios}`);
     }
     const ours = summary[1]!;
-    const met = (ratio: number, goal: number) =>
-      `${ratio.toFixed(2)}x, goal <= ${goal}x: ${ratio <= goal ? 'met' : 'not met'}`;
-    print(`  cold start ${met(ours.ms / base.ms, GOAL.ms)}; idle RSS ${met(ours.rssMb / base.rssMb, GOAL.rss)}`);
+    print(
+      `  cold start ${goalLine(ours.ms / base.ms, '<=', GOAL.ms)}; idle RSS ${goalLine(ours.rssMb / base.rssMb, '<=', GOAL.rss)}`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import { benchColdStartSideBySide } from './cold-start.bench.js';
 import { benchComposite } from './composite.bench.js';
 import { benchHttpThroughput } from './http-throughput.bench.js';
@@ -8,15 +9,36 @@ import { benchStartup } from './startup.bench.js';
 import { benchUpstream } from './upstream.bench.js';
 import { benchViews } from './views.bench.js';
 
+type Print = (line: string) => void;
+
+// `--quick` (or BENCH_QUICK=1) leaves out the benches that page a 10,000-person organization at the
+// documented rate limits: they are most of the run's time.
+const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+const benches: Array<[name: string, run: (print: Print) => Promise<void>, largeOrg: boolean]> = [
+  ['start-up', benchStartup, false],
+  ['cold start side by side', benchColdStartSideBySide, false],
+  ['answer sizes', benchAnswerSizes, false],
+  ['simulator', benchSimulator, false],
+  ['upstream paging', benchUpstream, false],
+  ['HTTP throughput', benchHttpThroughput, false],
+  ['large organization', benchLargeOrg, true],
+  ['composite answers', benchComposite, true],
+  ['views', benchViews, false],
+];
+
 // Figures, not pass/fail: each bench prints what it measured.
-const print = (line: string) => process.stdout.write(`${line}\n`);
+const print: Print = (line) => process.stdout.write(`${line}\n`);
 print(`node ${process.version}, ${new Date().toISOString()}`);
-await benchStartup(print);
-await benchColdStartSideBySide(print);
-await benchAnswerSizes(print);
-await benchSimulator(print);
-await benchUpstream(print);
-await benchHttpThroughput(print);
-await benchLargeOrg(print);
-await benchComposite(print);
-await benchViews(print);
+print(
+  quick
+    ? 'quick run: about 2 minutes on a 2-core machine, without the 10,000-person benches (`npm run bench` has them, about 16 minutes)'
+    : 'full run: about 16 minutes on a 2-core machine, 14 of them paging a 10,000-person organization at the documented limits (`npm run bench:quick` leaves those out: about 2 minutes)',
+);
+const started = performance.now();
+for (const [name, run, largeOrg] of benches) {
+  if (quick && largeOrg) continue;
+  const t = performance.now();
+  await run(print);
+  print(`  (${name}: ${((performance.now() - t) / 1000).toFixed(0)} s)`);
+}
+print(`done in ${((performance.now() - started) / 60_000).toFixed(1)} minutes`);

@@ -8,8 +8,13 @@ export interface Issuer {
   url: string;
   /** A client_credentials token for `resource` with `scope`, from the provider's own token endpoint. */
   token(scope: string, resource: string): Promise<string>;
-  /** A token signed with the provider's own key, with claims of the test's choosing (expired, another issuer). */
+  /** A token signed with the provider's own (newest) key, with claims of the test's choosing (expired, another issuer). */
   forge(claims: JWTPayload): Promise<string>;
+  /**
+   * Rotates the signing keys as a provider does: a new key is published and signs from now on; `keep` says
+   * whether the keys published so far stay published (tokens they signed still verify) or are removed.
+   */
+  rotateKeys(keep: boolean): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -43,13 +48,14 @@ async function approve(provider: InstanceType<typeof Provider>, req: IncomingMes
   );
 }
 
-export async function startIssuer(): Promise<Issuer> {
+async function signingKey(kid: string) {
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
-  const jwk = { ...(await exportJWK(privateKey)), kid: 'test-key', alg: 'RS256', use: 'sig' };
-  const http: Server = createServer();
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
-  const provider = new Provider(url, {
+  return { privateKey, jwk: { ...(await exportJWK(privateKey)), kid, alg: 'RS256', use: 'sig' } };
+}
+
+/** The provider publishing `jwks` (the first one signs), with the clients, scopes and resource the tests use. */
+function newProvider(url: string, jwks: object[]): InstanceType<typeof Provider> {
+  return new Provider(url, {
     clients: [
       {
         client_id: CLIENT.id,
@@ -68,7 +74,7 @@ export async function startIssuer(): Promise<Issuer> {
       },
     ],
     interactions: { url: (_ctx: unknown, interaction: { uid: string }) => `/interaction/${interaction.uid}` },
-    jwks: { keys: [jwk] },
+    jwks: { keys: jwks as never },
     pkce: { required: () => true },
     scopes: ['analytics:read', 'analytics:write'],
     features: {
@@ -87,7 +93,18 @@ export async function startIssuer(): Promise<Issuer> {
       },
     },
   });
-  const callback = provider.callback();
+}
+
+export async function startIssuer(): Promise<Issuer> {
+  let keys = [await signingKey('test-key')];
+  const http: Server = createServer();
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  let provider = newProvider(
+    url,
+    keys.map((k) => k.jwk),
+  );
+  let callback = provider.callback();
   http.on('request', (req, res) => {
     if (req.url?.startsWith('/interaction/')) void approve(provider, req, res);
     else void callback(req, res);
@@ -108,7 +125,18 @@ export async function startIssuer(): Promise<Issuer> {
       return body.access_token;
     },
     forge: (claims) =>
-      new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: jwk.kid, typ: 'at+jwt' }).sign(privateKey),
+      new SignJWT(claims)
+        .setProtectedHeader({ alg: 'RS256', kid: keys[0]!.jwk.kid, typ: 'at+jwt' })
+        .sign(keys[0]!.privateKey),
+    async rotateKeys(keep) {
+      const next = await signingKey(`test-key-${keys.length + 1}`);
+      keys = keep ? [next, ...keys] : [next];
+      provider = newProvider(
+        url,
+        keys.map((k) => k.jwk),
+      );
+      callback = provider.callback();
+    },
     close: () => new Promise((resolve) => http.close(() => resolve())),
   };
 }

@@ -74,6 +74,14 @@ describe('tools/list', () => {
     expect(arrays).toEqual([]);
   });
 
+  it('has no empty subschema `{}` anywhere (the MCP Inspector warns of one with no validation keyword)', () => {
+    const empty = tools.flatMap((t) => [
+      ...emptySubschemas(t.inputSchema).map((at) => `${t.name} input ${at}`),
+      ...emptySubschemas(t.outputSchema).map((at) => `${t.name} output ${at}`),
+    ]);
+    expect(empty).toEqual([]);
+  });
+
   it('tells clients that unknown argument names are refused, at every depth of the input', () => {
     const open = tools.flatMap((t) =>
       nodesWhere(
@@ -114,6 +122,37 @@ function nodesWhere(schema: unknown, match: (node: Record<string, unknown>) => b
   if (!schema || typeof schema !== 'object') return [];
   const here = !Array.isArray(schema) && match(schema as Record<string, unknown>) ? [at] : [];
   return [...here, ...Object.entries(schema).flatMap(([k, v]) => nodesWhere(v, match, `${at}/${k}`))];
+}
+
+/** Keywords whose value is one subschema, a map of subschemas, or a list of them (JSON Schema 2020-12 and draft 7). */
+const ONE_SCHEMA = [
+  'additionalProperties',
+  'items',
+  'additionalItems',
+  'contains',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+];
+const SCHEMA_MAP = ['properties', 'patternProperties', 'dependentSchemas', '$defs', 'definitions'];
+const SCHEMA_LIST = ['anyOf', 'allOf', 'oneOf', 'prefixItems', 'items'];
+
+/** JSON pointers of the subschemas that are `{}`: valid, and accepting anything, but with no keyword at all. */
+function emptySubschemas(schema: unknown, at = '#'): string[] {
+  if (!schema || typeof schema !== 'object' || Array.isArray(schema)) return [];
+  const node = schema as Record<string, unknown>;
+  if (at !== '#' && Object.keys(node).length === 0) return [at];
+  return Object.entries(node).flatMap(([k, v]) => {
+    if (ONE_SCHEMA.includes(k) && !Array.isArray(v)) return emptySubschemas(v, `${at}/${k}`);
+    if (SCHEMA_LIST.includes(k) && Array.isArray(v)) return v.flatMap((s, i) => emptySubschemas(s, `${at}/${k}/${i}`));
+    if (SCHEMA_MAP.includes(k) && v && typeof v === 'object')
+      return Object.entries(v).flatMap(([name, s]) => emptySubschemas(s, `${at}/${k}/${name}`));
+    return [];
+  });
 }
 
 describe('the registry, manifest.json and README agree', () => {

@@ -146,6 +146,27 @@ describe('rate limits shared through Redis', () => {
     const { perMinute, burst } = RATE_LIMITS.general;
     expect(overdraft(log, perMinute * SCALE, burst)).toBeLessThanOrEqual(0);
   });
+
+  it('keeps answering when Redis hangs: a take without an answer in time falls back to the local share', async () => {
+    const sim = await simulator(true);
+    const port = await freePort();
+    const server = await redisServer(port);
+    const redis = await redisAt(`redis://127.0.0.1:${port}`);
+    const p = processOn(sim, redis);
+    await p.list(dauCount, { start_date: day(0), end_date: day(0) });
+    expect(p.limiters.shared!.degraded).toBe(false);
+    // Paused, Redis keeps the connection open and answers nothing: node-redis would wait for ever.
+    server.kill('SIGSTOP');
+    try {
+      const started = Date.now();
+      const answer = await p.list(dauCount, { start_date: day(1), end_date: day(1) });
+      expect(answer.freshness.from_cache).toBe(false);
+      expect(p.limiters.shared!.degraded).toBe(true);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      server.kill('SIGCONT');
+    }
+  }, 20_000);
 });
 
 /** sha256 of the simulator token 'rw', as the caller computes it: the shared bucket's name. */
