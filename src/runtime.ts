@@ -71,6 +71,7 @@ export async function createRuntime(
     // The demo's token is new each run, so its answers could never be found again: no disk cache for it.
     cacheDir: config.demo ? undefined : resolveCacheDir(config.cacheDir),
     diskCacheMaxBytes: config.cacheMaxMb * 1024 * 1024,
+    refreshHour: config.refreshHour,
     redis,
     log,
   });

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
+import { freshnessLine, freshnessSchema } from '../format/freshness.js';
 import { int, table } from '../format/text.js';
 import { dailyUsage } from '../upstream/endpoints/daily-usage.js';
 import { comparable } from './comparable.js';
+import { answerFreshness } from './complete-days.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { listAll } from './listing.js';
 import { metricsInput, rangeArg, rangeInputs } from './inputs.js';
@@ -37,7 +38,7 @@ export const getDailyUsage = comparable(
         days,
         totals: sumMetrics(days, fields),
         days_with_activity: days.length,
-        freshness: freshnessOut(answer.freshness, answer.end_date),
+        freshness: answerFreshness(ctx, answer.freshness, rangeArg(args), answer.end_date),
       };
     },
     text(out) {

@@ -89,7 +89,7 @@ export async function readMonthToDate(ctx: ToolContext, plan: BillingPlan, who: 
     const row = at(identityKey(u));
     row.complete = sumDecimals([row.complete, p.cost_metrics.billed_amount_usd]);
   }
-  const stops = beforeRefresh(latest, today) ? `${through}, the latest complete day (${arrives(latest)})` : 'yesterday';
+  const stops = beforeRefresh(latest, today) ? `${through}, the latest complete day (${arrives(ctx, latest)})` : 'yesterday';
   return {
     ...month,
     partial: false,
