@@ -1,3 +1,4 @@
+import { hourText } from './upstream/dates.js';
 import {
   McpServer,
   type RegisteredTool,
@@ -50,8 +51,8 @@ export interface ServerDeps {
   signIn?: ConversationSignIn;
 }
 
-const INSTRUCTIONS =
-  "Usage analytics, costs and budgets of one organization's AI coding product. Dates are UTC; metrics data for a day arrives ~02:00 UTC the next day, so the latest day is yesterday (credit usage also has today, partially). " +
+const instructions = (refreshHour: number) =>
+  `Usage analytics, costs and budgets of one organization's AI coding product. Dates are UTC; a day is complete from ${hourText(refreshHour)} the next day (credit usage also has today, partially). ` +
   'Prefer `range` (last_30_days, previous_month…) over computing dates. Totals in answers cover all rows, not only those shown.';
 
 /**
@@ -62,7 +63,7 @@ const INSTRUCTIONS =
 export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
   const server = new McpServer(
     { name: 'org-analytics-mcp', title: 'Org Analytics', version: VERSION },
-    { instructions: INSTRUCTIONS },
+    { instructions: instructions(deps.client.refreshHour) },
   );
   const directory = identityDirectory(deps.client, deps.pii);
   const redact = redactorOf(deps);

@@ -2,16 +2,14 @@ import type { Freshness } from '../upstream/freshness.js';
 import { z } from 'zod';
 
 export const freshnessSchema = z.object({
-  data_through: z.string().describe('the latest day of the answer whose figures are published'),
+  data_through: z.string(),
   fetched_at: z.string(),
   from_cache: z.boolean(),
   next_refresh_at: z.string().nullable(),
-  not_published: z
-    .array(z.string())
-    .optional()
-    .describe('days asked for whose figures are not published yet: left out of averages, lows and trends'),
 });
-export type FreshnessOut = z.infer<typeof freshnessSchema>;
+/** The freshness of an answer to dates asked for: also the days among them whose figures are not published yet. */
+export const askedFreshnessSchema = freshnessSchema.extend({ not_published: z.array(z.string()).optional() });
+export type FreshnessOut = z.infer<typeof askedFreshnessSchema>;
 
 /** `notPublished`: the days asked for that come after `dataThrough` because they are not published yet. */
 export function freshnessOut(f: Freshness, dataThrough: string, notPublished: readonly string[] = []): FreshnessOut {

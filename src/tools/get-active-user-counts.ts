@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { freshnessLine, freshnessSchema, type FreshnessOut } from '../format/freshness.js';
+import { askedFreshnessSchema, freshnessLine, type FreshnessOut } from '../format/freshness.js';
 import { int } from '../format/text.js';
 import { dauCount } from '../upstream/endpoints/dau-count.js';
 import { dauTrend, fullWeeks, mean, trendOut, trendText } from './dau-trend.js';
@@ -31,7 +31,7 @@ export const getActiveUserCounts = comparable(
     title: 'Daily active user counts',
     description:
       'Daily active users (people and service accounts per UTC day) with average, weekday/weekend split, peak and a trend over full Mon–Sun weeks. ' +
-      'Default: the 7 days ending yesterday. A day arrives ~02:00 UTC the next day; 2 years of history; ranges over 90 days are split.',
+      'Default: the last 7 complete days; 2 years of history; ranges over 90 days are split.',
     input: z.strictObject(rangeInputs),
     output: z.object({
       start_date: z.string(),
@@ -49,7 +49,7 @@ export const getActiveUserCounts = comparable(
           .describe('full Monday-Sunday weeks only'),
         trend: trendOut,
       }),
-      freshness: freshnessSchema,
+      freshness: askedFreshnessSchema,
     }),
     annotations: READ_ONLY,
     async run(args, ctx) {

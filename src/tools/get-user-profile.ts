@@ -23,7 +23,7 @@ export const getUserProfile = defineTool({
   title: 'One person or service account',
   description:
     'One person or service account over a range: usage metrics, cost and credits by model, budget status this month, editors and languages on the latest active day. ' +
-    'Default: last_30_days; a day arrives ~02:00 UTC the next day.',
+    'Default: last_30_days, to the latest complete day.',
   input: z.strictObject({
     user: z.string().min(1).describe('email, pseudonym or service-account name'),
     ...rangeInputs,

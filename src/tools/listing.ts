@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { freshnessSchema, type FreshnessOut } from '../format/freshness.js';
+import { askedFreshnessSchema, type FreshnessOut } from '../format/freshness.js';
 import { backgroundListings } from '../upstream/background-listings.js';
 import type { Answer, PageArgs } from '../upstream/client.js';
 import type { ListArgs, Listing, RangeArg } from '../upstream/endpoint.js';
@@ -23,7 +23,7 @@ export const tableOut = {
 /** In raw-page mode, the cursor of the next page. */
 export const pagingOut = { next_cursor: z.string().nullable() };
 /** The fields every list tool's output ends with. */
-export const listOut = { ...tableOut, ...pagingOut, freshness: freshnessSchema };
+export const listOut = { ...tableOut, ...pagingOut, freshness: askedFreshnessSchema };
 
 /** What a list tool read: every row, the rows its `users` filter keeps, and where they came from. */
 export interface Listed<T> {
