@@ -43,12 +43,8 @@ describe('when the warm-up runs', () => {
   });
 
   it('follows --refresh-hour: ten minutes past it', () => {
-    expect(new Date(nextWarmAt(at('2026-11-21T01:00:00Z'), 0, () => 0)).toISOString()).toBe(
-      '2026-11-22T00:10:00.000Z',
-    );
-    expect(new Date(nextWarmAt(at('2026-11-21T01:00:00Z'), 5, () => 0)).toISOString()).toBe(
-      '2026-11-21T05:10:00.000Z',
-    );
+    expect(new Date(nextWarmAt(at('2026-11-21T01:00:00Z'), 0, () => 0)).toISOString()).toBe('2026-11-22T00:10:00.000Z');
+    expect(new Date(nextWarmAt(at('2026-11-21T01:00:00Z'), 5, () => 0)).toISOString()).toBe('2026-11-21T05:10:00.000Z');
   });
 
   it('lies between 03:10 and 03:20 UTC of the next day whatever the jitter', () => {

@@ -70,7 +70,8 @@ export function comparison(
   const [n, m] = [days(current), days(previous)];
   const basis = n === m ? 'totals' : 'per_day';
   const perDay = (f: Figure) => basis === 'per_day' && f.kind === 'sum';
-  const value = (f: Figure, d: number) => (perDay(f) ? divideDecimals(String(f.value), String(d), 2)! : String(f.value));
+  const value = (f: Figure, d: number) =>
+    perDay(f) ? divideDecimals(String(f.value), String(d), 2)! : String(f.value);
   // Shown values are rounded (averages, sums per day); the percent comes from the exact ones.
   const exact = (f: Figure, d: number): Exact => {
     const e = f.exact ?? { num: String(f.value), den: 1n };

@@ -24,7 +24,6 @@ export function mean(xs: readonly number[]): number | null {
   return xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10 : null;
 }
 
-
 /** The Monday-to-Sunday (UTC) weeks the days cover in full, with their averages. */
 export function fullWeeks(days: readonly DayCount[]): Array<{ week_start: string; average: number }> {
   const byDay = new Map(days.map((d) => [parseIsoDay(d.date)!, d.user_count]));

@@ -101,7 +101,12 @@ export const getActiveUserCounts = comparable(
   }),
   {
     figures: (o) => [
-      { name: 'average', value: o.summary.average, kind: 'level', exact: exactMean(publishedOnly(o.days, o.freshness)) },
+      {
+        name: 'average',
+        value: o.summary.average,
+        kind: 'level',
+        exact: exactMean(publishedOnly(o.days, o.freshness)),
+      },
       {
         name: 'weekday_average',
         value: o.summary.weekday_average ?? 0,

@@ -15,7 +15,12 @@ import { percentOf, scaleDecimal, subtractDecimals } from '../upstream/numbers.j
  * The days a range argument names under the date rules (by default the metrics': yesterday at the
  * latest), as `list` resolves them; `fallback` when it names none.
  */
-export function resolvePeriod(args: RangeArg, days: Days, fallback?: NamedRange, rules: DateRules = 'metrics'): DayRange {
+export function resolvePeriod(
+  args: RangeArg,
+  days: Days,
+  fallback?: NamedRange,
+  rules: DateRules = 'metrics',
+): DayRange {
   if (fallback && args.range === undefined && args.start_date === undefined && args.end_date === undefined)
     return resolveNamedRange(fallback, rules, days);
   return resolveRangeArg(args, rules, days);

@@ -107,14 +107,12 @@ export function resolveRange(input: RangeInput, rules: DateRules, days: Days): D
   if (end !== undefined && end > latest) throw tooLate('end_date', input.end_date!, rules, days);
   if (start !== undefined && start > latest) throw tooLate('start_date', input.start_date!, rules, days);
   let range: DayRange;
-  if (start === undefined && end === undefined)
-    range = { start: defaultEnd - DEFAULT_RANGE_DAYS + 1, end: defaultEnd };
+  if (start === undefined && end === undefined) range = { start: defaultEnd - DEFAULT_RANGE_DAYS + 1, end: defaultEnd };
   // Only a start: 7 days, but not past the latest published day unless the start itself is later.
   else if (end === undefined) {
     const cap = rules === 'credit' ? latest : Math.max(start!, days.published);
     range = { start: start!, end: Math.min(start! + DEFAULT_RANGE_DAYS - 1, cap) };
-  }
-  else if (start === undefined) range = { start: end - DEFAULT_RANGE_DAYS + 1, end };
+  } else if (start === undefined) range = { start: end - DEFAULT_RANGE_DAYS + 1, end };
   else range = { start, end };
   if (range.start > range.end)
     throw new InvalidArgumentError(
@@ -184,7 +182,11 @@ export function resolveNamedRange(name: NamedRange, rules: DateRules, days: Days
     case 'last_90_days':
       return { start: latest - 89, end: latest };
     case 'month_to_date':
-      return since(firstOf(year, month), `the month ${formatDay(firstOf(year, month)).slice(0, 7)}`, 'For the month just ended use previous_month');
+      return since(
+        firstOf(year, month),
+        `the month ${formatDay(firstOf(year, month)).slice(0, 7)}`,
+        'For the month just ended use previous_month',
+      );
     case 'previous_month':
       return { start: firstOf(year, month - 1), end: Math.min(firstOf(year, month) - 1, latest) };
     case 'year_to_date':

@@ -72,9 +72,9 @@ describe('text helpers', () => {
     expect(freshnessLine({ ...early, not_published: ['2026-11-20'] })).toBe(
       'data through 2026-11-19; 2026-11-20 is not published yet (~03:00 UTC); next refresh ~03:00 UTC',
     );
-    expect(freshnessLine({ ...early, data_through: '2026-11-18', not_published: ['2026-11-19', '2026-11-20'] })).toMatch(
-      /^data through 2026-11-18; 2026-11-19 and 2026-11-20 are not published yet/,
-    );
+    expect(
+      freshnessLine({ ...early, data_through: '2026-11-18', not_published: ['2026-11-19', '2026-11-20'] }),
+    ).toMatch(/^data through 2026-11-18; 2026-11-19 and 2026-11-20 are not published yet/);
     // Nothing asked for beyond it: nothing said.
     expect(freshnessLine(early)).toBe('data through 2026-11-19; next refresh ~03:00 UTC');
   });

@@ -207,7 +207,10 @@ describe('percent changes come from exact values', () => {
       expect(a.isError, a.text).toBe(false);
       const now: Day[] = a.structured.days;
       const before: Day[] = (
-        await truth(h.sim, 'dau-count', { start_date: a.structured.comparison.start_date, end_date: a.structured.comparison.end_date })
+        await truth(h.sim, 'dau-count', {
+          start_date: a.structured.comparison.start_date,
+          end_date: a.structured.comparison.end_date,
+        })
       ).daily_active_user_counts;
       const average = a.structured.comparison.metrics.find((m: any) => m.name === 'average');
       expect(average.percent, asked.end_date).toBe(exactPercent(now, before));
