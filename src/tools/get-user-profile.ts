@@ -1,6 +1,6 @@
 import { rangeText } from '../upstream/dates.js';
 import { z } from 'zod';
-import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
+import { askedFreshnessSchema, freshnessLine } from '../format/freshness.js';
 import { int, usd } from '../format/text.js';
 import { dailyUserActivityByEditorLanguage } from '../upstream/endpoints/daily-user-activity-by-editor-language.js';
 import { userActivity } from '../upstream/endpoints/user-activity.js';
@@ -13,7 +13,7 @@ import { rangeInputs } from './inputs.js';
 import { listAll } from './listing.js';
 import { metricValues } from './metrics.js';
 import { modelCostOut } from './overview-parts.js';
-import { completePeriod } from './complete-days.js';
+import { answerFreshness, completePeriod } from './complete-days.js';
 import { costOf, costProfile, usesOf, usesOut } from './profile-parts.js';
 import { identityNamed } from './rows.js';
 import { identityOf } from './rows.js';
@@ -41,7 +41,7 @@ export const getUserProfile = defineTool({
       .omit({ user: true, kind: true })
       .extend({ plan: z.enum(['credits', 'usd']).nullable(), ...monthToDateOut.shape }),
     uses: usesOut.nullable().describe('editors and languages, messages each; null: no active day'),
-    freshness: freshnessSchema,
+    freshness: askedFreshnessSchema,
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
@@ -71,7 +71,8 @@ export const getUserProfile = defineTool({
       cost: profile.cost,
       budget: { plan: budget.plan, ...status, ...budget.month_to_date },
       uses: records && day ? usesOf(records.data, who, day) : null,
-      freshness: freshnessOut(combineFreshness(parts), rangeText(period).end_date),
+      // Data through the period's end; the days asked for after it (previous_month's last) are named.
+      freshness: answerFreshness(ctx, combineFreshness(parts), args, args.end_date ?? rangeText(period).end_date),
     };
   },
   text(out) {

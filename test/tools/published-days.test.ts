@@ -134,6 +134,8 @@ describe('on the 1st of a month before the refresh (2026-12-01 01:30 UTC), a nam
     const profile = await h.call('get_user_profile', { user: 'ci-pipeline', range: 'previous_month' });
     expect(profile.isError, profile.text).toBe(false);
     expect(profile.structured).toMatchObject(period);
+    expect(profile.structured.freshness).toMatchObject({ data_through: '2026-11-29', not_published: ['2026-11-30'] });
+    expect(profile.text).toMatch(/2026-11-30 is not published yet/);
     // Credit usage has every day of November.
     const credits = await h.call('get_credit_usage', { range: 'previous_month' });
     expect(credits.structured).toMatchObject({ start_date: '2026-11-01', end_date: '2026-11-30' });
