@@ -135,6 +135,8 @@ describe('the table of server options', () => {
       /ANALYTICS_CONFIRM_WRITES takes auto, always or never, got 'sometimes'/,
     ],
     [['--log-level', 'loud'], {}, /--log-level takes error, warn, info or debug/],
+    [['--refresh-hour', '24'], {}, /--refresh-hour \/ ANALYTICS_REFRESH_HOUR must be 0 to 23/],
+    [[], { ANALYTICS_REFRESH_HOUR: '2.5' }, /ANALYTICS_REFRESH_HOUR must be a whole hour, 0 to 23/],
   ])('refuses %j %j naming where the bad value came from, and points to --help', (argv, env, message) => {
     expect(() => load(argv as string[], env)).toThrow(message);
     expect(() => load(argv as string[], env)).toThrow(/Run org-analytics-mcp --help for the options\./);
