@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { oneOf, type Option } from './cli-options.js';
 import { HTTP_OPTIONS } from './options-http.js';
-import { DEFAULT_REFRESH_HOUR_UTC } from './upstream/dates.js';
+import { DEFAULT_REFRESH_HOUR_UTC } from './upstream/published-days.js';
 
 const SECONDS = '--call-timeout / ANALYTICS_CALL_TIMEOUT_S must';
 const REFRESH_HOUR = '--refresh-hour / ANALYTICS_REFRESH_HOUR must';

@@ -1,4 +1,4 @@
-import { hourText } from './upstream/dates.js';
+import { hourText } from './upstream/published-days.js';
 import {
   McpServer,
   type RegisteredTool,

@@ -5,7 +5,7 @@ import { startSimulator, type Simulator } from '../src/simulator/index.js';
 import { WARM_JITTER_MS, WarmScheduler, nextWarmAt, type WarmClock } from '../src/warm-schedule.js';
 import { parseWarmList } from '../src/warm-list.js';
 import { createRuntime } from '../src/runtime.js';
-import { DEFAULT_REFRESH_HOUR_UTC } from '../src/upstream/dates.js';
+import { DEFAULT_REFRESH_HOUR_UTC } from '../src/upstream/published-days.js';
 import { clientFor } from './helpers/client.js';
 import { NOW } from './helpers/sim.js';
 

@@ -1,8 +1,9 @@
 import { freshnessOut, type FreshnessOut } from '../format/freshness.js';
-import { hourText, namedPeriodEnd, type DateRules, type DayRange, type NamedRange } from '../upstream/dates.js';
+import { namedPeriodEnd, type DateRules, type DayRange, type NamedRange } from '../upstream/dates.js';
 import type { RangeArg } from '../upstream/endpoint.js';
 import { InvalidArgumentError } from '../upstream/errors.js';
 import type { Freshness } from '../upstream/freshness.js';
+import { hourText } from '../upstream/published-days.js';
 import { formatDay, parseIsoDay } from '../util/utc-date.js';
 import { resolvePeriod } from './periods.js';
 import type { ToolContext } from './types.js';

@@ -5,10 +5,10 @@ import {
   resolveRangeArg,
   type DateRules,
   type DayRange,
-  type Days,
   type NamedRange,
 } from '../upstream/dates.js';
 import type { RangeArg } from '../upstream/endpoint.js';
+import type { Days } from '../upstream/published-days.js';
 import { percentOf, scaleDecimal, subtractDecimals } from '../upstream/numbers.js';
 
 /**

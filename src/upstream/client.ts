@@ -3,7 +3,7 @@ import { closeBackgroundListings } from './background-listings.js';
 import { ResponseCache, type CachedAnswer } from './cache.js';
 import { Caller } from './caller.js';
 import { tokenCredential, type Credential } from './credential.js';
-import { DEFAULT_REFRESH_HOUR_UTC, daysAt, type Days } from './dates.js';
+import { DEFAULT_REFRESH_HOUR_UTC, daysAt, type Days } from './published-days.js';
 import { DiskStore, type StoreLog } from './disk-store.js';
 import type { Endpoint, ListArgs, Listing } from './endpoint.js';
 import { HttpTransport } from './http.js';

@@ -1,6 +1,7 @@
 import { DEFAULT_RANGE_DAYS, LOOKBACK_YEARS, MAX_RANGE_DAYS } from '../contract/limits.js';
 import { dayFromMs, dayToMs, formatDay, minusYears, parseIsoDay } from '../util/utc-date.js';
 import { InvalidArgumentError } from './errors.js';
+import { hourText, publishedAt, type Days } from './published-days.js';
 
 /**
  * The spec's date rules, in UTC, applied before anything is sent: an invalid request is refused here
@@ -22,35 +23,8 @@ export const NAMED_RANGES = [
 ] as const;
 export type NamedRange = (typeof NAMED_RANGES)[number];
 
-/** The hour (UTC) from which yesterday's daily figures count as published, unless --refresh-hour says otherwise. */
-export const DEFAULT_REFRESH_HOUR_UTC = 3;
-
 export function todayOf(nowMs: number): number {
   return dayFromMs(nowMs);
-}
-
-/**
- * The days a request is resolved against: today (UTC), the latest day whose daily figures are published
- * (yesterday from the refresh hour, the day before yesterday until then), and that hour.
- */
-export interface Days {
-  today: number;
-  published: number;
-  refreshHour: number;
-}
-
-export function daysAt(nowMs: number, refreshHour: number): Days {
-  const today = todayOf(nowMs);
-  const beforeRefresh = nowMs - dayToMs(today) < refreshHour * 3_600_000;
-  return { today, published: beforeRefresh ? today - 2 : today - 1, refreshHour };
-}
-
-/** "~03:00 UTC" */
-export const hourText = (hour: number) => `~${String(hour).padStart(2, '0')}:00 UTC`;
-
-/** "2026-11-24 is published at ~03:00 UTC on 2026-11-25" */
-export function publishedAt(day: number, days: Days): string {
-  return `${formatDay(day)} is published at ${hourText(days.refreshHour)} on ${formatDay(day + 1)}`;
 }
 
 /** The latest day a request may name: yesterday, or today for credit usage. */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  daysAt,
   earliestDay,
   namedPeriodEnd,
   resolveDate,
@@ -10,6 +9,7 @@ import {
   type DateRules,
 } from '../../src/upstream/dates.js';
 import { InvalidArgumentError } from '../../src/upstream/errors.js';
+import { daysAt } from '../../src/upstream/published-days.js';
 import { formatDay, parseIsoDay } from '../../src/util/utc-date.js';
 
 const TODAY = parseIsoDay('2026-11-21')!;
