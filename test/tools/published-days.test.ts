@@ -223,3 +223,27 @@ describe('percent changes come from exact values', () => {
     expect(differing).toBeGreaterThan(0);
   });
 });
+
+describe('trends come from exact averages', () => {
+  it("get_active_user_counts' change_percent is the exact change between the two weeks, rounded once", async () => {
+    h.sim.clock.set(LATE);
+    let differing = 0;
+    for (let k = 0; k < 10; k++) {
+      const asked = { start_date: `2026-10-${String(10 + k).padStart(2, '0')}`, end_date: '' };
+      asked.end_date = new Date(Date.parse(`${asked.start_date}T00:00:00Z`) + 13 * 86_400_000)
+        .toISOString()
+        .slice(0, 10);
+      const a = await h.call('get_active_user_counts', asked);
+      expect(a.isError, a.text).toBe(false);
+      const days: Day[] = a.structured.days;
+      const [first, last] = [days.slice(0, 7), days.slice(7)];
+      const t = a.structured.summary.trend;
+      expect([t.from.start, t.to.end], asked.start_date).toEqual([first[0]!.date, last.at(-1)!.date]);
+      expect(t.change_percent, asked.start_date).toBe(exactPercent(last, first));
+      const rounded = (x: Day[]) => Math.round((sum(x) / 7) * 10) / 10;
+      const [p, q] = [rounded(last), rounded(first)];
+      if (Math.round(((p - q) / q) * 1000) / 10 !== t.change_percent) differing++;
+    }
+    expect(differing).toBeGreaterThan(0);
+  });
+});
