@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, truth, truthAll, type Harness } from '../helpers/mcp.js';
+import { requestsTo } from '../helpers/client.js';
 import { costTruth } from '../helpers/tools.js';
 
 // Tuesday 2026-11-17. Monday's figures count as published from 03:00 UTC (the default --refresh-hour): at
@@ -179,6 +180,19 @@ describe('compare_to follows the same date rules as the main range', () => {
     const rule = /end_date 2026-11-17 is today; the latest complete day is 2026-11-16 \(UTC\)/;
     expect(main.text).toMatch(rule);
     expect(compared.text).toMatch(new RegExp(`compare_to: ${rule.source}`));
+  });
+
+  it('refuses a compare_to beyond the two-year window as the main range would, before anything is sent', async () => {
+    h.sim.clock.set(LATE);
+    h.sim.clearRequests();
+    const a = await h.call('get_cost_analytics', {
+      start_date: '2026-09-01',
+      end_date: '2026-09-07',
+      compare_to: { start_date: '2024-01-01', end_date: '2024-01-07' },
+    });
+    expect(a.isError).toBe(true);
+    expect(a.text).toMatch(/compare_to: Data is kept for 2 years: the earliest day you can ask for is 2024-11-17/);
+    expect(requestsTo(h.sim, 'cost-analytics')).toHaveLength(0);
   });
 
   it('compares published days only, and says which were left out', async () => {
