@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, truth, truthAll, type Harness } from '../helpers/mcp.js';
 import { costTruth, idOf, micro } from '../helpers/tools.js';
 
-// 01:00 UTC on Tuesday 2026-11-17: Monday's metrics and cost count from 03:00 (the default --refresh-hour), so the latest complete
-// day is Sunday 2026-11-15 until then.
+// 01:00 UTC on Tuesday 2026-11-17: Monday's metrics and cost count from 03:00 (the default --refresh-hour),
+// so the latest complete day is Sunday 2026-11-15 until then.
 const EARLY = '2026-11-17T01:00:00Z';
 const LATE = '2026-11-17T03:00:00Z';
 const BY_USER = { group_by_keys: ['COST_ANALYTICS_GROUP_BY_USER'] };
