@@ -17,13 +17,14 @@ export function cacheScopeOf(deps: { caller?: Caller; login?: LoginCredential })
   return deps.caller || deps.login ? 'private' : 'public';
 }
 
-export const untilNextRefreshMs = (now: number): number => Math.floor(nextDailyRefresh(now) - now);
+export const untilNextRefreshMs = (now: number, refreshHour: number): number =>
+  Math.floor(nextDailyRefresh(now, refreshHour) - now);
 
 /** The server's hints by operation. ttlMs is a getter: the SDK reads it as it encodes each answer, at that answer's time. */
 export function cacheHintsFor(deps: { client: AnalyticsClient; caller?: Caller; login?: LoginCredential }) {
   const hint: CacheHint = {
     get ttlMs() {
-      return untilNextRefreshMs(deps.client.now());
+      return untilNextRefreshMs(deps.client.now(), deps.client.refreshHour);
     },
     cacheScope: cacheScopeOf(deps),
   };
@@ -38,7 +39,7 @@ export function cacheHintsFor(deps: { client: AnalyticsClient; caller?: Caller; 
 }
 
 /** A changelog page holds while the cache keeps it (10 minutes from its fetch), and never past the daily refresh. */
-export function changelogTtlMs(freshness: Freshness, now: number): number {
+export function changelogTtlMs(freshness: Freshness, now: number, refreshHour: number): number {
   const kept = Math.floor(Date.parse(freshness.fetched_at) + changelogPolicy().ttlMs - now);
-  return Math.max(1, Math.min(kept, untilNextRefreshMs(now)));
+  return Math.max(1, Math.min(kept, untilNextRefreshMs(now, refreshHour)));
 }

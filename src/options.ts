@@ -5,6 +5,8 @@ import { DEFAULT_MAX_RESPONSE_BYTES } from './upstream/capped-body.js';
 
 const SECONDS = '--call-timeout / ANALYTICS_CALL_TIMEOUT_S must';
 const DEFAULT_MAX_RESPONSE_MB = DEFAULT_MAX_RESPONSE_BYTES / (1024 * 1024);
+import { DEFAULT_REFRESH_HOUR_UTC } from './upstream/published-days.js';
+const REFRESH_HOUR = '--refresh-hour / ANALYTICS_REFRESH_HOUR must';
 const ON_THE_COMMAND_LINE = 'prefer the variable: other local users can see a command line';
 
 /**
@@ -230,13 +232,29 @@ export const SERVER_OPTIONS = {
     manifest: 'redis_url',
     secret: true,
   },
+  /** One hour for three things: when a day counts as published, when cached daily answers expire, when --warm runs. */
+  refreshHour: {
+    flag: 'refresh-hour',
+    env: 'ANALYTICS_REFRESH_HOUR',
+    kind: 'number',
+    value: 'HOUR',
+    schema: z
+      .number({ message: `${REFRESH_HOUR} be an hour of the day in UTC, e.g. 3` })
+      .int({ message: `${REFRESH_HOUR} be a whole hour, 0 to 23` })
+      .min(0, { message: `${REFRESH_HOUR} be 0 to 23` })
+      .max(23, { message: `${REFRESH_HOUR} be 0 to 23` })
+      .default(DEFAULT_REFRESH_HOUR_UTC),
+    shown: String(DEFAULT_REFRESH_HOUR_UTC),
+    help: "hour (UTC) from which yesterday's figures count as published: ranges end there before it, cached answers expire and --warm runs at it",
+    manifest: 'refresh_hour',
+  },
   warm: {
     flag: 'warm',
     env: 'ANALYTICS_WARM',
     kind: 'switch',
     schema: z.boolean().default(false),
     shown: 'off',
-    help: 'fetch the most asked answers into the cache shortly after each ~02:00 UTC refresh',
+    help: 'fetch the most asked answers into the cache shortly after each daily refresh (--refresh-hour)',
   },
   warmList: {
     flag: 'warm-list',

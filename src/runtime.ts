@@ -75,6 +75,7 @@ export async function createRuntime(
     cacheDir: config.demo ? undefined : resolveCacheDir(config.cacheDir),
     diskCacheMaxBytes: config.cacheMaxMb * 1024 * 1024,
     maxResponseBytes: config.maxResponseMb * 1024 * 1024,
+    refreshHour: config.refreshHour,
     redis,
     log,
   });

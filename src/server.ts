@@ -1,3 +1,4 @@
+import { hourText } from './upstream/published-days.js';
 import {
   McpServer,
   type RegisteredTool,
@@ -51,8 +52,8 @@ export interface ServerDeps {
   signIn?: ConversationSignIn;
 }
 
-const INSTRUCTIONS =
-  "Usage analytics, costs and budgets of one organization's AI coding product. Dates are UTC; metrics data for a day arrives ~02:00 UTC the next day, so the latest day is yesterday (credit usage also has today, partially). " +
+const instructions = (refreshHour: number) =>
+  `Usage analytics, costs and budgets of one organization's AI coding product. Dates are UTC; a day is complete from ${hourText(refreshHour)} the next day (credit usage also has today, partially). ` +
   'Prefer `range` (last_30_days, previous_month…) over computing dates. Totals in answers cover all rows, not only those shown.';
 
 /**
@@ -61,7 +62,10 @@ const INSTRUCTIONS =
  * exactly that), so only that tool is registered; when it names no tool this server has, everything is.
  */
 export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
-  const server = new McpServer(serverInfo(), { instructions: INSTRUCTIONS, cacheHints: cacheHintsFor(deps) });
+  const server = new McpServer(serverInfo(), {
+    instructions: instructions(deps.client.refreshHour),
+    cacheHints: cacheHintsFor(deps),
+  });
   const directory = identityDirectory(deps.client, deps.pii);
   const redact = redactorOf(deps);
   const tools = (deps.tools ?? TOOLS).filter((def) => !(def.writes && deps.config.readOnly));

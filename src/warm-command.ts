@@ -13,8 +13,8 @@ export const WARM_HELP = `Usage: org-analytics-mcp warm [--warm-list LIST] [serv
 
 Fetches the answers admins ask for most into the cache, then exits: 0 when done (or when another server
 on the same --redis-url is already warming), 1 on a failure, 2 on a usage error. Run it from cron shortly
-after the ~02:00 UTC refresh, with the same options and environment as the server (e.g. --cache-dir,
---redis-url, or --demo); progress goes to stderr, one line per answer.
+after the daily refresh (--refresh-hour, 03:00 UTC by default), with the same options and environment as
+the server (e.g. --cache-dir, --redis-url, or --demo); progress goes to stderr, one line per answer.
 
   ${FLAG} LIST   ANALYTICS_WARM_LIST   comma-separated kind:range names
       default: ${DEFAULT_WARM_LIST}

@@ -59,7 +59,7 @@ const KINDS: Record<string, { group: RateGroup; fetch: Fetch }> = {
 
 export const WARM_KINDS = Object.keys(KINDS);
 
-/** What admins ask for most: fetched after each ~02:00 UTC refresh unless --warm-list says otherwise. */
+/** What admins ask for most: fetched after each daily refresh unless --warm-list says otherwise. */
 export const DEFAULT_WARM_LIST =
   'user-activity:last_7_days,user-activity:last_30_days,credit-usage:last_7_days,credit-usage:last_30_days,' +
   'cost-by-user:last_30_days,cost-by-resource:last_30_days,dau-count:last_90_days';

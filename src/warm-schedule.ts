@@ -1,10 +1,9 @@
-import { REFRESH_HOUR_UTC } from './upstream/freshness.js';
 import { warmListOf, type WarmItem } from './warm-list.js';
 import { warmUp, type WarmTarget } from './warm.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-/** The daily refresh lands at about 02:00 UTC; ten minutes later it has settled. */
+/** Ten minutes after the refresh hour (--refresh-hour), the daily refresh has settled. */
 export const WARM_DELAY_MS = 10 * MINUTE;
 /** Spread over ten minutes, so that servers of many organizations do not all ask at once. */
 export const WARM_JITTER_MS = 10 * MINUTE;
@@ -23,9 +22,12 @@ const realClock: WarmClock = {
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
-/** The next warm-up after `now`: 02:10 UTC plus up to 10 minutes of jitter, today's if 02:10 is still ahead, else tomorrow's. */
-export function nextWarmAt(now: number, random: () => number = Math.random): number {
-  let at = Math.floor(now / DAY) * DAY + REFRESH_HOUR_UTC * 60 * MINUTE + WARM_DELAY_MS;
+/**
+ * The next warm-up after `now`: ten minutes past the refresh hour (03:10 UTC by default) plus up to 10
+ * minutes of jitter, today's if that is still ahead, else tomorrow's.
+ */
+export function nextWarmAt(now: number, refreshHour: number, random: () => number = Math.random): number {
+  let at = Math.floor(now / DAY) * DAY + refreshHour * 60 * MINUTE + WARM_DELAY_MS;
   if (at <= now) at += DAY;
   return at + Math.floor(random() * WARM_JITTER_MS);
 }
@@ -77,7 +79,7 @@ export class WarmScheduler {
 
   private schedule(): void {
     if (!this.target) return;
-    const at = nextWarmAt(this.clock.now(), this.random);
+    const at = nextWarmAt(this.clock.now(), this.target.client.refreshHour, this.random);
     this.nextRunAt = at;
     this.timer = this.clock.setTimeout(() => {
       this.running = this.run().finally(() => {

@@ -3,7 +3,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer, type ServerDeps } from '../src/server.js';
 import { VIEWS } from '../src/ui/views.js';
-import { REFRESH_HOUR_UTC } from '../src/upstream/freshness.js';
+import { DEFAULT_REFRESH_HOUR_UTC as REFRESH_HOUR_UTC } from '../src/upstream/published-days.js';
 import { harness, type Harness } from './helpers/mcp.js';
 
 const TEN_MINUTES = 600_000;

@@ -31,6 +31,7 @@ const SAMPLES: Record<Key, [string, unknown]> = {
   cacheMaxMb: ['64', 64],
   maxResponseMb: ['8', 8],
   redisUrl: ['redis://127.0.0.1:6379/3', 'redis://127.0.0.1:6379/3'],
+  refreshHour: ['5', 5],
   warm: ['true', true],
   warmList: ['dau-count:last_7_days', 'dau-count:last_7_days'],
   demo: ['on', true],
@@ -65,6 +66,7 @@ const OTHER: Record<string, string> = {
   cacheMaxMb: '32',
   maxResponseMb: '16',
   redisUrl: 'redis://127.0.0.1:6379/4',
+  refreshHour: '0',
   warmList: 'credit-usage:last_7_days',
   port: '5555',
   host: 'localhost',
@@ -135,6 +137,8 @@ describe('the table of server options', () => {
       /ANALYTICS_CONFIRM_WRITES takes auto, always or never, got 'sometimes'/,
     ],
     [['--log-level', 'loud'], {}, /--log-level takes error, warn, info or debug/],
+    [['--refresh-hour', '24'], {}, /--refresh-hour \/ ANALYTICS_REFRESH_HOUR must be 0 to 23/],
+    [[], { ANALYTICS_REFRESH_HOUR: '2.5' }, /ANALYTICS_REFRESH_HOUR must be a whole hour, 0 to 23/],
   ])('refuses %j %j naming where the bad value came from, and points to --help', (argv, env, message) => {
     expect(() => load(argv as string[], env)).toThrow(message);
     expect(() => load(argv as string[], env)).toThrow(/Run org-analytics-mcp --help for the options\./);

@@ -1,6 +1,5 @@
 import type { Freshness } from '../upstream/freshness.js';
 import { z } from 'zod';
-import { formatDay, parseIsoDay } from '../util/utc-date.js';
 
 export const freshnessSchema = z.object({
   data_through: z.string(),
@@ -8,39 +7,36 @@ export const freshnessSchema = z.object({
   from_cache: z.boolean(),
   next_refresh_at: z.string().nullable(),
 });
-export type FreshnessOut = z.infer<typeof freshnessSchema>;
+/** The freshness of an answer to dates asked for: also the days among them whose figures are not published yet. */
+export const askedFreshnessSchema = freshnessSchema.extend({ not_published: z.array(z.string()).optional() });
+export type FreshnessOut = z.infer<typeof askedFreshnessSchema>;
 
-export function freshnessOut(f: Freshness, dataThrough: string): FreshnessOut {
+/** `notPublished`: the days asked for that come after `dataThrough` because they are not published yet. */
+export function freshnessOut(f: Freshness, dataThrough: string, notPublished: readonly string[] = []): FreshnessOut {
   return {
     data_through: dataThrough,
     fetched_at: f.fetched_at,
     from_cache: f.from_cache,
     next_refresh_at: f.next_refresh_at,
+    ...(notPublished.length ? { not_published: [...notPublished] } : {}),
   };
 }
 
-/** "data through 2026-11-20; next refresh ~02:00 UTC; served from cache" */
-export function freshnessLine(f: FreshnessOut): string {
-  const parts = [`data through ${f.data_through}${notInYet(f)}`];
-  if (f.next_refresh_at) {
-    const at = new Date(f.next_refresh_at);
-    const hhmm = at.toISOString().slice(11, 16);
-    parts.push(hhmm === '02:00' ? 'next refresh ~02:00 UTC' : `next refresh ~${hhmm} UTC`);
-  }
-  if (f.from_cache) parts.push(`served from cache (fetched ${f.fetched_at.slice(0, 16).replace('T', ' ')} UTC)`);
-  return parts.join('; ');
+/** "2026-11-16", "2026-11-16 and 2026-11-17", "2026-11-16..2026-11-18" */
+export function daysText(days: readonly string[]): string {
+  if (days.length <= 2) return days.join(' and ');
+  return `${days[0]}..${days.at(-1)}`;
 }
 
-/**
- * Between midnight and the ~02:00 UTC refresh, yesterday may be asked for but has no data yet: an answer
- * that ends on it says so, rather than let an empty day read as a drop.
- */
-function notInYet(f: FreshnessOut): string {
-  if (!f.next_refresh_at) return '';
-  const refresh = f.next_refresh_at.slice(0, 10);
-  const fetchedToday = f.fetched_at.slice(0, 10) === refresh;
-  const yesterday = formatDay(parseIsoDay(refresh)! - 1);
-  return fetchedToday && f.next_refresh_at.slice(11, 16) === '02:00' && f.data_through === yesterday
-    ? ` (its figures arrive at ~02:00 UTC: until then ${yesterday} reads as empty)`
-    : '';
+/** "data through 2026-11-20; next refresh ~03:00 UTC; served from cache" */
+export function freshnessLine(f: FreshnessOut): string {
+  const parts = [`data through ${f.data_through}`];
+  const next = f.next_refresh_at ? `~${f.next_refresh_at.slice(11, 16)} UTC` : undefined;
+  if (f.not_published?.length) {
+    const one = f.not_published.length === 1;
+    parts.push(`${daysText(f.not_published)} ${one ? 'is' : 'are'} not published yet${next ? ` (${next})` : ''}`);
+  }
+  if (next) parts.push(`next refresh ${next}`);
+  if (f.from_cache) parts.push(`served from cache (fetched ${f.fetched_at.slice(0, 16).replace('T', ' ')} UTC)`);
+  return parts.join('; ');
 }

@@ -7,7 +7,7 @@ export const BUDGET_STATUSES = ['over', 'at_risk', 'ok', 'cleared', 'no_override
 /**
  * The month so far: its complete days (the 1st to the latest complete day), the days it has, and the
  * first day after the complete ones, which is projected: today for credits (with what it has used so
- * far), the day after the latest complete day for cost (yesterday, until it arrives at ~02:00 UTC).
+ * far), the day after the latest complete day for cost (yesterday, until the refresh hour).
  */
 export interface MonthSoFar {
   completeDays: number;

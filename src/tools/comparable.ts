@@ -1,9 +1,10 @@
-import { rangeText } from '../upstream/dates.js';
+import { rangeText, resolveRange } from '../upstream/dates.js';
 import type { z } from 'zod';
 import { UserInputError } from '../errors.js';
 import type { DateRules, DayRange } from '../upstream/dates.js';
 import type { RangeArg } from '../upstream/endpoint.js';
-import { parseIsoDay } from '../util/utc-date.js';
+import { InvalidArgumentError } from '../upstream/errors.js';
+import { formatDay, parseIsoDay } from '../util/utc-date.js';
 import { comparison, comparisonOut, comparisonText, compareToInput, movers, otherPeriod } from './compare.js';
 import type { CompareTo, Figure, Mover } from './compare.js';
 import { resolvePeriod } from './periods.js';
@@ -13,13 +14,23 @@ type Dates = { start_date: string; end_date: string };
 
 const dayRange = (d: Dates): DayRange => ({ start: parseIsoDay(d.start_date)!, end: parseIsoDay(d.end_date)! });
 
-/** The days of a period before today: today's credit usage is partial, so it is never compared. */
-function completeDays(r: DayRange, today: number): Dates {
-  if (r.start >= today)
+/** compare_to's dates, checked by the main range's rules: what the main range refuses, compare_to refuses alike. */
+function checkedAsMain(other: Dates, rules: DateRules, ctx: ToolContext): void {
+  try {
+    resolveRange(other, rules, ctx.client.days());
+  } catch (error) {
+    if (error instanceof InvalidArgumentError) throw new InvalidArgumentError(`compare_to: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The days of a period up to `last`, the latest complete day; `what` names what lies after it. */
+function completeDays(r: DayRange, last: number, what: string): Dates {
+  if (r.start > last)
     throw new UserInputError(
-      'compare_to compares complete days only, and a period of today alone has none (today is partial): end it yesterday or earlier.',
+      `compare_to compares complete days only, and a period of ${what} alone has none: end it on ${formatDay(last)} or earlier.`,
     );
-  return rangeText({ start: r.start, end: Math.min(r.end, today - 1) });
+  return rangeText({ start: r.start, end: Math.min(r.end, last) });
 }
 
 /** What a range tool compares: its figures, and for per-identity data one value per identity for the movers. */
@@ -36,8 +47,8 @@ export interface CompareSpec<A, O> {
 /**
  * A range tool that also takes `compare_to`: it answers for both periods at once (so that one answer
  * budget covers both) and adds the figures side by side, with the absolute and percent change. Only
- * complete days are compared: a period that reaches today (credit usage) is compared without it, and
- * `left_out` says so.
+ * complete days are compared: a period that reaches today (credit usage) or a day not published yet is
+ * compared without it, and `left_out` says so.
  */
 export function comparable<I extends z.ZodObject, O extends z.ZodObject>(
   def: ToolDef<I, O>,
@@ -55,18 +66,25 @@ export function comparable<I extends z.ZodObject, O extends z.ZodObject>(
       if (!to) return def.run(args, ctx);
       if (args.cursor !== undefined || args.page_size !== undefined)
         throw new UserInputError('compare_to reads every page: leave out cursor and page_size.');
-      // Credit usage may end today, which is partial: compare complete days only, on both sides.
-      const today = ctx.client.today();
-      const period = resolvePeriod(args, today, undefined, spec.rules);
-      const now = completeDays(period, today);
+      // Only complete days are compared: credit usage's today is partial, and other figures stop at the latest
+      // published day; the main range and compare_to follow the same date rules.
+      const days = ctx.client.days();
+      const rules = spec.rules ?? 'metrics';
+      const last = rules === 'credit' ? days.today - 1 : days.published;
+      const after = (r: DayRange) =>
+        rules === 'credit'
+          ? 'today (partial)'
+          : `${formatDay(last + 1)}${r.end > last + 1 ? `..${formatDay(r.end)}` : ''} (not published yet)`;
+      const period = resolvePeriod(args, days, undefined, rules);
+      const now = completeDays(period, last, after(period));
       const other = otherPeriod(to, now.start_date, now.end_date);
-      const otherHasToday = parseIsoDay(other.end_date) === today;
-      const then = otherHasToday ? completeDays(dayRange(other), today) : other;
-      const leftOut = period.end >= today || otherHasToday ? ['today (partial)'] : [];
-      const current = period.end >= today ? ({ ...args, ...now, range: undefined } as z.output<I>) : undefined;
-      const earlier = { ...args, ...then, range: undefined } as z.output<I>;
       // Both periods are checked before either is asked for: a refused comparison sends no request.
-      resolvePeriod(earlier as RangeArg, today, undefined, spec.rules);
+      checkedAsMain(other, rules, ctx);
+      const otherRange = dayRange(other);
+      const then = otherRange.end > last ? completeDays(otherRange, last, after(otherRange)) : other;
+      const leftOut = [...new Set([period, otherRange].filter((r) => r.end > last).map(after))];
+      const current = period.end > last ? ({ ...args, ...now, range: undefined } as z.output<I>) : undefined;
+      const earlier = { ...args, ...then, range: undefined } as z.output<I>;
       // The answer keeps today; the comparison reads its complete days apart.
       const by = spec.movers?.by(args);
       const [answer, completed, before, moved] = await Promise.all([

@@ -4,7 +4,7 @@ import { commonDomain, int, shortId } from '../format/text.js';
 import { compareDecimals, divideDecimals, subtractDecimals } from '../upstream/numbers.js';
 import { formatDay, minusYears, parseIsoDay } from '../util/utc-date.js';
 import { date } from './inputs.js';
-import { change } from './periods.js';
+import { change, type Exact } from './periods.js';
 import { identityKey, type IdentityRef } from '../upstream/merge.js';
 import { identityOf, identityOut } from './rows.js';
 
@@ -40,7 +40,7 @@ export type Comparison = z.output<typeof comparisonOut>;
  * average, a daily count), or a count of distinct identities over the whole period, which compares only
  * between periods of the same length.
  */
-export type Figure = { name: string; value: number | string; kind: 'sum' | 'level' | 'distinct' };
+export type Figure = { name: string; value: number | string; kind: 'sum' | 'level' | 'distinct'; exact?: Exact };
 
 /** The days to compare with: the same length just before, the same dates a year before, or the ones given. */
 export function otherPeriod(to: NonNullable<CompareTo>, start: string, end: string) {
@@ -69,15 +69,21 @@ export function comparison(
 ): Comparison {
   const [n, m] = [days(current), days(previous)];
   const basis = n === m ? 'totals' : 'per_day';
+  const perDay = (f: Figure) => basis === 'per_day' && f.kind === 'sum';
   const value = (f: Figure, d: number) =>
-    basis === 'per_day' && f.kind === 'sum' ? divideDecimals(String(f.value), String(d), 2)! : String(f.value);
+    perDay(f) ? divideDecimals(String(f.value), String(d), 2)! : String(f.value);
+  // Shown values are rounded (averages, sums per day); the percent comes from the exact ones.
+  const exact = (f: Figure, d: number): Exact => {
+    const e = f.exact ?? { num: String(f.value), den: 1n };
+    return perDay(f) ? { num: e.num, den: e.den * BigInt(d) } : e;
+  };
   const apart = current.figures.filter((f) => basis === 'per_day' && f.kind === 'distinct');
   const metrics = current.figures
     .filter((f) => !apart.includes(f))
     .map((f) => {
       const before = previous.figures.find((p) => p.name === f.name)!;
       const [a, b] = [value(f, n), value(before, m)];
-      return { name: f.name, current: a, previous: b, ...change(a, b) };
+      return { name: f.name, current: a, previous: b, ...change(a, b, [exact(f, n), exact(before, m)]) };
     });
   const left = [...leftOut, ...apart.map((f) => `${f.name} (distinct count, periods differ in length)`)];
   return {

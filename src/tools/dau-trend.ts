@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { formatDay, parseIsoDay, weekday } from '../util/utc-date.js';
+import { exactPercent, type Exact } from './periods.js';
 
 export interface DayCount {
   date: string;
@@ -21,11 +22,6 @@ export type Trend = z.output<typeof trendOut>;
 /** Mean to one decimal; null for no values. */
 export function mean(xs: readonly number[]): number | null {
   return xs.length ? Math.round((xs.reduce((a, b) => a + b, 0) / xs.length) * 10) / 10 : null;
-}
-
-/** Percent change to one decimal; null from zero. */
-export function changePercent(from: number, to: number): number | null {
-  return from === 0 ? null : Math.round(((to - from) / from) * 1000) / 10;
 }
 
 /** The Monday-to-Sunday (UTC) weeks the days cover in full, with their averages. */
@@ -56,6 +52,11 @@ export function dauTrend(days: readonly DayCount[]): Trend {
     const part = days.slice(i, i + n);
     return { start: part[0]!.date, end: part.at(-1)!.date, average: mean(part.map((d) => d.user_count))! };
   };
+  // The change from the exact averages (sum over count), not the rounded ones shown.
+  const exact = (span: { start: string; end: string }): Exact => {
+    const part = days.filter((d) => d.date >= span.start && d.date <= span.end);
+    return { num: String(part.reduce((n, d) => n + d.user_count, 0)), den: BigInt(part.length) };
+  };
   let from;
   let to;
   let method: 'full_weeks' | 'halves';
@@ -69,7 +70,7 @@ export function dauTrend(days: readonly DayCount[]): Trend {
     from = at(days[0]!.date, n);
     to = at(days[days.length - n]!.date, n);
   }
-  return { method, from, to, change_percent: changePercent(from.average, to.average) };
+  return { method, from, to, change_percent: exactPercent(exact(to), exact(from)) };
 }
 
 /** "+18.2% first to last full week (177 → 199, weeks of 2026-08-24 and 2026-11-09)"; `dates: false` when a list shows them. */

@@ -1,14 +1,29 @@
 import { z } from 'zod';
-import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
+import { askedFreshnessSchema, freshnessLine, type FreshnessOut } from '../format/freshness.js';
 import { int } from '../format/text.js';
 import { dauCount } from '../upstream/endpoints/dau-count.js';
 import { dauTrend, fullWeeks, mean, trendOut, trendText } from './dau-trend.js';
 import { comparable } from './comparable.js';
+import { answerFreshness } from './complete-days.js';
+import type { Exact } from './periods.js';
+import { parseIsoDay, weekday } from '../util/utc-date.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { listAll } from './listing.js';
 import { rangeArg, rangeInputs } from './inputs.js';
 
 const day = z.object({ date: z.string(), user_count: z.number().int() });
+type Day = z.output<typeof day>;
+
+const isWeekend = (date: string) => [0, 6].includes(weekday(parseIsoDay(date)!));
+
+/** The days whose figures are published: the summary and the comparison count these only. */
+const publishedOnly = (days: readonly Day[], f: FreshnessOut) => days.filter((d) => !f.not_published?.includes(d.date));
+
+/** The exact mean of the counts, as a sum over a count; 0 for none, as the summary's average. */
+const exactMean = (days: readonly Day[]): Exact => ({
+  num: String(days.reduce((n, d) => n + d.user_count, 0)),
+  den: BigInt(Math.max(1, days.length)),
+});
 
 export const getActiveUserCounts = comparable(
   defineTool({
@@ -16,7 +31,7 @@ export const getActiveUserCounts = comparable(
     title: 'Daily active user counts',
     description:
       'Daily active users (people and service accounts per UTC day) with average, weekday/weekend split, peak and a trend over full Mon–Sun weeks. ' +
-      'Default: the 7 days ending yesterday. A day arrives ~02:00 UTC the next day; 2 years of history; ranges over 90 days are split.',
+      'Default: the last 7 complete days; 2 years of history; ranges over 90 days are split.',
     input: z.strictObject(rangeInputs),
     output: z.object({
       start_date: z.string(),
@@ -34,34 +49,36 @@ export const getActiveUserCounts = comparable(
           .describe('full Monday-Sunday weeks only'),
         trend: trendOut,
       }),
-      freshness: freshnessSchema,
+      freshness: askedFreshnessSchema,
     }),
     annotations: READ_ONLY,
     async run(args, ctx) {
       const answer = await listAll(ctx, dauCount, rangeArg(args));
-      const days = answer.data;
-      const weekend = (d: string) => [0, 6].includes(new Date(`${d}T00:00:00Z`).getUTCDay());
+      const freshness = answerFreshness(ctx, answer.freshness, rangeArg(args), answer.end_date);
+      // A day not published yet reads as zero: it is listed as answered, but never counted as a low.
+      const days = publishedOnly(answer.data, freshness);
       const byCount = [...days].sort((a, b) => a.user_count - b.user_count || (a.date < b.date ? -1 : 1));
       return {
         start_date: answer.start_date,
         end_date: answer.end_date,
-        days,
+        days: answer.data,
         summary: {
           days: days.length,
           average: mean(days.map((d) => d.user_count)) ?? 0,
-          weekday_average: mean(days.filter((d) => !weekend(d.date)).map((d) => d.user_count)),
-          weekend_average: mean(days.filter((d) => weekend(d.date)).map((d) => d.user_count)),
+          weekday_average: mean(days.filter((d) => !isWeekend(d.date)).map((d) => d.user_count)),
+          weekend_average: mean(days.filter((d) => isWeekend(d.date)).map((d) => d.user_count)),
           peak: byCount.at(-1) ?? null,
           low: byCount[0] ?? null,
           weekly_averages: days.length ? fullWeeks(days) : [],
           trend: dauTrend(days),
         },
-        freshness: freshnessOut(answer.freshness, answer.end_date),
+        freshness,
       };
     },
     text(out) {
       const s = out.summary;
-      const head = `Daily active users ${out.start_date}..${out.end_date} (${s.days} days): avg ${int(Math.round(s.average))}/day`;
+      const counted = s.days < out.days.length ? `${s.days} published days` : `${s.days} days`;
+      const head = `Daily active users ${out.start_date}..${out.end_date} (${counted}): avg ${int(Math.round(s.average))}/day`;
       const split =
         s.weekday_average !== null && s.weekend_average !== null
           ? `; weekdays ${int(Math.round(s.weekday_average))}, weekends ${int(Math.round(s.weekend_average))}`
@@ -84,8 +101,18 @@ export const getActiveUserCounts = comparable(
   }),
   {
     figures: (o) => [
-      { name: 'average', value: o.summary.average, kind: 'level' },
-      { name: 'weekday_average', value: o.summary.weekday_average ?? 0, kind: 'level' },
+      {
+        name: 'average',
+        value: o.summary.average,
+        kind: 'level',
+        exact: exactMean(publishedOnly(o.days, o.freshness)),
+      },
+      {
+        name: 'weekday_average',
+        value: o.summary.weekday_average ?? 0,
+        kind: 'level',
+        exact: exactMean(publishedOnly(o.days, o.freshness).filter((d) => !isWeekend(d.date))),
+      },
       { name: 'peak', value: o.summary.peak?.user_count ?? 0, kind: 'level' },
     ],
   },

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
+import { askedFreshnessSchema, freshnessLine } from '../format/freshness.js';
 import { int, table } from '../format/text.js';
 import { dailyUsage } from '../upstream/endpoints/daily-usage.js';
 import { comparable } from './comparable.js';
+import { answerFreshness } from './complete-days.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { listAll } from './listing.js';
 import { metricsInput, rangeArg, rangeInputs } from './inputs.js';
@@ -14,7 +15,7 @@ export const getDailyUsage = comparable(
     title: 'Daily usage totals',
     description:
       'Organization-wide usage per UTC day (messages, tool calls, lines of code, completions, agent activity; choose with `metrics`) and totals. ' +
-      'Default: the 7 days ending yesterday. A day arrives ~02:00 UTC the next day; 2 years of history; ranges over 90 days are split.',
+      'Default: the last 7 complete days; 2 years of history; ranges over 90 days are split.',
     input: z.strictObject({ ...rangeInputs, metrics: metricsInput }),
     output: z.object({
       start_date: z.string(),
@@ -23,7 +24,7 @@ export const getDailyUsage = comparable(
       days: z.array(z.object({ date: z.string(), values: metricValues })),
       totals: metricValues,
       days_with_activity: z.number().int(),
-      freshness: freshnessSchema,
+      freshness: askedFreshnessSchema,
     }),
     annotations: READ_ONLY,
     async run(args, ctx) {
@@ -37,7 +38,7 @@ export const getDailyUsage = comparable(
         days,
         totals: sumMetrics(days, fields),
         days_with_activity: days.length,
-        freshness: freshnessOut(answer.freshness, answer.end_date),
+        freshness: answerFreshness(ctx, answer.freshness, rangeArg(args), answer.end_date),
       };
     },
     text(out) {

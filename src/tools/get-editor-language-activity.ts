@@ -16,9 +16,9 @@ export const getEditorLanguageActivity = defineTool({
   title: 'Activity by editor and language',
   description:
     'Which editors (VS Code, JetBrains, CLI…) and languages were used on one UTC day, by how many people; group_by sums, else rows are per user/editor/language. ' +
-    'Default: yesterday (a day arrives ~02:00 UTC the next day); 2 years of history.',
+    'Default: the latest complete day; 2 years of history.',
   input: z.strictObject({
-    date: date.optional().describe('YYYY-MM-DD (UTC); default yesterday'),
+    date: date.optional().describe('YYYY-MM-DD (UTC); default the latest complete day'),
     group_by: z.enum(GROUPS).optional(),
     metrics: metricsInput,
     users: usersInput,

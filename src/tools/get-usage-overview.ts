@@ -38,7 +38,7 @@ export const getUsageOverview = defineTool({
   title: 'Usage overview',
   description:
     'How are we doing, in one call: active users with a full-week trend, top users, cost by model, cost and credits against the previous period, and editor adoption. ' +
-    'Default: last_30_days. A day arrives ~02:00 UTC the next day.',
+    'Default: last_30_days, to the latest complete day.',
   input: z.strictObject(rangeInputs),
   output: z.object({
     start_date: z.string(),

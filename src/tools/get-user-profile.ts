@@ -1,6 +1,6 @@
 import { rangeText } from '../upstream/dates.js';
 import { z } from 'zod';
-import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
+import { askedFreshnessSchema, freshnessLine } from '../format/freshness.js';
 import { int, usd } from '../format/text.js';
 import { dailyUserActivityByEditorLanguage } from '../upstream/endpoints/daily-user-activity-by-editor-language.js';
 import { creditUsageByUser } from '../upstream/endpoints/credit-usage-by-user.js';
@@ -13,7 +13,7 @@ import { READ_ONLY, defineTool } from './define-tool.js';
 import { rangeInputs } from './inputs.js';
 import { listAll } from './listing.js';
 import { metricValues } from './metrics.js';
-import { completePeriod } from './complete-days.js';
+import { answerFreshness, completePeriod } from './complete-days.js';
 import {
   costOf,
   costProfile,
@@ -33,7 +33,7 @@ export const getUserProfile = defineTool({
   title: 'One person or service account',
   description:
     'One person or service account over a range: usage metrics, cost and credits by model, budget status this month, editors and languages on the latest active day. ' +
-    'Default: last_30_days; a day arrives ~02:00 UTC the next day.',
+    'Default: last_30_days, to the latest complete day.',
   input: z.strictObject({
     user: z.string().min(1).describe('email, pseudonym or service-account name'),
     ...rangeInputs,
@@ -53,7 +53,7 @@ export const getUserProfile = defineTool({
       .extend({ plan: z.enum(['credits', 'usd']).nullable(), ...monthToDateOut.shape }),
     uses: usesOut.nullable().describe('editors and languages, messages each; null: no active day'),
     sources: sourcesOut,
-    freshness: freshnessSchema,
+    freshness: askedFreshnessSchema,
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
@@ -101,7 +101,8 @@ export const getUserProfile = defineTool({
         latest_active_day: 'dau',
         uses: 'daily-user-activity-by-editor-language',
       },
-      freshness: freshnessOut(combineFreshness(parts), rangeText(period).end_date),
+      // Data through the period's end; the days asked for after it (previous_month's last) are named.
+      freshness: answerFreshness(ctx, combineFreshness(parts), args, args.end_date ?? rangeText(period).end_date),
     };
   },
   text(out) {

@@ -11,9 +11,9 @@ export const listActiveUsers = defineTool({
   name: 'list_active_users',
   title: 'Active users on a day',
   description:
-    'Who was active on one UTC day, alphabetically; `users` checks specific people. Default: yesterday (a day arrives ~02:00 UTC the next day); 2 years of history.',
+    'Who was active on one UTC day, alphabetically; `users` checks specific people. Default: the latest complete day; 2 years of history.',
   input: z.strictObject({
-    date: date.optional().describe('YYYY-MM-DD (UTC); default yesterday'),
+    date: date.optional().describe('YYYY-MM-DD (UTC); default the latest complete day'),
     users: usersInput,
     ...listInputs,
     order: listInputs.order.default('asc'),

@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { freshnessOut, freshnessSchema } from '../format/freshness.js';
+import { askedFreshnessSchema, type FreshnessOut } from '../format/freshness.js';
 import { backgroundListings } from '../upstream/background-listings.js';
 import type { Answer, PageArgs } from '../upstream/client.js';
-import type { ListArgs, Listing } from '../upstream/endpoint.js';
+import type { ListArgs, Listing, RangeArg } from '../upstream/endpoint.js';
 import type { Freshness } from '../upstream/freshness.js';
 import type { PageShape } from '../upstream/pagination.js';
 import { AnswerPending, answerWithinMs } from './answer-pending.js';
+import { answerFreshness } from './complete-days.js';
 import { assertCursor } from './identity-format.js';
 import { userMatcher, type IdentityFields } from './rows.js';
 import type { ToolContext } from './types.js';
@@ -22,7 +23,7 @@ export const tableOut = {
 /** In raw-page mode, the cursor of the next page. */
 export const pagingOut = { next_cursor: z.string().nullable() };
 /** The fields every list tool's output ends with. */
-export const listOut = { ...tableOut, ...pagingOut, freshness: freshnessSchema };
+export const listOut = { ...tableOut, ...pagingOut, freshness: askedFreshnessSchema };
 
 /** What a list tool read: every row, the rows its `users` filter keeps, and where they came from. */
 export interface Listed<T> {
@@ -33,6 +34,8 @@ export interface Listed<T> {
   start: string;
   end: string;
   freshness: Freshness;
+  /** The freshness as answered: data through the latest complete day at most, and what is not published yet. */
+  published: FreshnessOut;
   truncated: boolean;
   /** In raw-page mode, the cursor of the next page. */
   next: string | null;
@@ -65,7 +68,8 @@ export async function listRows<E extends AnyListing>(
   // Checked before any page is fetched: a malformed name fails fast.
   const match = await userMatcher(request.users, ctx);
   const read = wantsRawPage(request) ? await onePage(ctx, listing, args, request) : await everyPage(ctx, listing, args);
-  return { ...read, matching: match ? read.rows.filter((r) => match(r as IdentityFields)) : read.rows };
+  const published = answerFreshness(ctx, read.freshness, args as RangeArg, read.end, listing.dates.rules);
+  return { ...read, published, matching: match ? read.rows.filter((r) => match(r as IdentityFields)) : read.rows };
 }
 
 /**
@@ -93,7 +97,7 @@ async function everyPage<E extends AnyListing>(
   ctx: ToolContext,
   listing: E,
   args: ListArgs<E>,
-): Promise<Omit<Listed<RowOf<E>>, 'matching'>> {
+): Promise<Omit<Listed<RowOf<E>>, 'matching' | 'published'>> {
   const answer = await listAll(ctx, listing, args);
   return {
     rows: answer.data as RowOf<E>[],
@@ -110,7 +114,7 @@ async function onePage<E extends AnyListing>(
   listing: E,
   args: ListArgs<E>,
   { cursor, page_size }: PageArgs,
-): Promise<Omit<Listed<RowOf<E>>, 'matching'>> {
+): Promise<Omit<Listed<RowOf<E>>, 'matching' | 'published'>> {
   assertCursor(cursor);
   const { value, freshness } = await ctx.client.page(listing, { ...args, cursor, page_size }, ctx.signal);
   const meta = value.metadata as Record<string, string>;
@@ -129,6 +133,6 @@ export function listOutput(all: readonly unknown[], rows: readonly unknown[], li
     returned_rows: rows.length,
     truncated: listed.truncated,
     next_cursor: listed.next,
-    freshness: freshnessOut(listed.freshness, listed.end),
+    freshness: listed.published,
   };
 }

@@ -41,7 +41,7 @@ const FILTER_MAX = 1000;
 /**
  * This UTC month's use of each identity, as its budget counts it: credits from credit usage (which
  * includes part of today), USD from cost analytics' billed amount by user (which stops at the latest
- * complete day: yesterday, or the day before until ~02:00 UTC). `who`: the identities of interest;
+ * complete day: yesterday, or the day before until the refresh hour). `who`: the identities of interest;
  * cost is filtered to them, credit usage has no filter.
  */
 export async function readMonthToDate(ctx: ToolContext, plan: BillingPlan, who: IdentityRef[]): Promise<MonthToDate> {
@@ -89,7 +89,9 @@ export async function readMonthToDate(ctx: ToolContext, plan: BillingPlan, who: 
     const row = at(identityKey(u));
     row.complete = sumDecimals([row.complete, p.cost_metrics.billed_amount_usd]);
   }
-  const stops = beforeRefresh(latest, today) ? `${through}, the latest complete day (${arrives(latest)})` : 'yesterday';
+  const stops = beforeRefresh(latest, today)
+    ? `${through}, the latest complete day (${arrives(ctx, latest)})`
+    : 'yesterday';
   return {
     ...month,
     partial: false,

@@ -33,7 +33,7 @@ export class BackgroundListings {
     args: ListArgs<E>,
     options: WaitOptions,
   ): Promise<Waited<ReturnType<E['items']>>> {
-    const key = `${listing.name}|${this.client.today()}|${canonicalKey(args)}`;
+    const key = `${listing.name}|${this.client.days().published}|${this.client.today()}|${canonicalKey(args)}`;
     let walk = this.walks.get(key);
     if (!walk) {
       const perMinute = listing.group ? this.client.limiters.config[listing.group].perMinute : Infinity;

@@ -22,8 +22,8 @@ export interface Operation<S extends z.ZodType> {
   group: RateGroup | null;
   retry: 'read' | 'write';
   schema: S;
-  /** null: never cached (budget reads and writes). */
-  cache: ((now: number, params: Record<string, unknown>) => CachePolicy) | null;
+  /** null: never cached (budget reads and writes). `refreshHour`: the daily refresh hour (UTC). */
+  cache: ((now: number, params: Record<string, unknown>, refreshHour: number) => CachePolicy) | null;
 }
 
 export interface CallerConfig {
@@ -32,6 +32,8 @@ export interface CallerConfig {
   credential: Credential;
   retry: RetryConfig;
   now: () => number;
+  /** The hour (UTC) from which yesterday's daily figures are published: cached daily answers expire then. */
+  refreshHour: number;
   random?: () => number;
 }
 
@@ -67,7 +69,7 @@ export class Caller {
       };
     }
     const key = `${this.credential}|${op.method}|${op.path}|${canonicalKey(options.query ?? {})}|${canonicalKey(options.body ?? null)}`;
-    const policy = () => op.cache!(this.config.now(), params);
+    const policy = () => op.cache!(this.config.now(), params, this.config.refreshHour);
     // The load runs on the cache's signal, not this caller's: other callers may be waiting on it too.
     // Its waits still keep within the budget of the call that started it.
     return this.cache.get(

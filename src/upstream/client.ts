@@ -3,7 +3,7 @@ import { closeBackgroundListings } from './background-listings.js';
 import { ResponseCache, type CachedAnswer } from './cache.js';
 import { Caller } from './caller.js';
 import { tokenCredential, type Credential } from './credential.js';
-import { todayOf } from './dates.js';
+import { DEFAULT_REFRESH_HOUR_UTC, daysAt, type Days } from './published-days.js';
 import { DiskStore, type StoreLog } from './disk-store.js';
 import type { Endpoint, ListArgs, Listing } from './endpoint.js';
 import { HttpTransport } from './http.js';
@@ -43,6 +43,8 @@ export interface ClientOptions {
   caps?: Partial<PageCaps>;
   /** The clock (epoch ms); tests inject one. */
   now?: () => number;
+  /** The hour (UTC) from which yesterday's daily figures count as published (--refresh-hour; default 3). */
+  refreshHour?: number;
   random?: () => number;
   env?: NodeJS.ProcessEnv;
 }
@@ -64,6 +66,8 @@ export class AnalyticsClient {
   readonly baseUrl: string;
   /** The persistent cache's directory, when there is one. */
   readonly cacheDir: string | undefined;
+  /** The hour (UTC) from which yesterday's daily figures count as published: the one the cache and the warm-up follow. */
+  readonly refreshHour: number;
   private readonly http: HttpTransport;
   private readonly upstream: Upstream;
   private readonly clock: () => number;
@@ -71,6 +75,8 @@ export class AnalyticsClient {
   constructor(options: ClientOptions) {
     const now = options.now ?? Date.now;
     this.clock = now;
+    const refreshHour = options.refreshHour ?? DEFAULT_REFRESH_HOUR_UTC;
+    this.refreshHour = refreshHour;
     this.http = new HttpTransport({
       connectTimeoutMs: options.timeouts?.connectMs ?? 10_000,
       headersTimeoutMs: options.timeouts?.headersMs ?? 30_000,
@@ -98,18 +104,24 @@ export class AnalyticsClient {
         credential: typeof token === 'string' ? tokenCredential(token) : token,
         retry: { ...DEFAULT_RETRY, ...options.retry },
         now,
+        refreshHour,
         random,
       },
       this.http,
       this.limiters,
       this.cache,
     );
-    this.upstream = { caller: this.caller, today: () => todayOf(now()), caps: options.caps };
+    this.upstream = { caller: this.caller, days: () => daysAt(now(), refreshHour), caps: options.caps };
   }
 
   /** Today's UTC day number. */
   today(): number {
-    return this.upstream.today();
+    return this.upstream.days().today;
+  }
+
+  /** Today, the latest day whose daily figures are published, and the refresh hour, by the client's clock. */
+  days(): Days {
+    return this.upstream.days();
   }
 
   /** The client's clock (epoch ms): tests and the simulator freeze it. */

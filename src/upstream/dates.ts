@@ -1,6 +1,7 @@
 import { DEFAULT_RANGE_DAYS, LOOKBACK_YEARS, MAX_RANGE_DAYS } from '../contract/limits.js';
 import { dayFromMs, dayToMs, formatDay, minusYears, parseIsoDay } from '../util/utc-date.js';
 import { InvalidArgumentError } from './errors.js';
+import { hourText, publishedAt, type Days } from './published-days.js';
 
 /**
  * The spec's date rules, in UTC, applied before anything is sent: an invalid request is refused here
@@ -21,8 +22,6 @@ export const NAMED_RANGES = [
   'year_to_date',
 ] as const;
 export type NamedRange = (typeof NAMED_RANGES)[number];
-
-const ARRIVAL = "a day's data arrives at about 02:00 UTC the next day";
 
 export function todayOf(nowMs: number): number {
   return dayFromMs(nowMs);
@@ -48,13 +47,13 @@ function parse(text: string, name: string): number {
   return day;
 }
 
-function tooLate(name: string, text: string, rules: DateRules, today: number): InvalidArgumentError {
-  const latest = latestDay(rules, today);
-  const what = parse(text, name) === today ? 'is today' : 'is in the future';
+function tooLate(name: string, text: string, rules: DateRules, days: Days): InvalidArgumentError {
+  const latest = latestDay(rules, days.today);
+  const what = parse(text, name) === days.today ? 'is today' : 'is in the future';
   const reason =
     rules === 'credit'
       ? `${name} ${text} ${what}; credit usage can be queried up to today, ${formatDay(latest)} (UTC).`
-      : `${name} ${text} ${what}; the latest complete day is ${formatDay(latest)} (UTC); ${ARRIVAL}.`;
+      : `${name} ${text} ${what}; the latest complete day is ${formatDay(days.published)} (UTC); a day's figures are published at ${hourText(days.refreshHour)} the next day.`;
   return new InvalidArgumentError(reason);
 }
 
@@ -64,24 +63,30 @@ export interface RangeInput {
 }
 
 /**
- * Resolves dates as the upstream would (neither, only start, only end, both), then checks them. Ranges
- * longer than 90 days are allowed here: the client splits them.
+ * Resolves dates as the upstream would (neither, only start, only end, both), then checks them. What the
+ * caller leaves to a default ends on the latest published day (credit usage: the upstream's own default);
+ * explicit dates are taken as asked. Ranges longer than 90 days are allowed here: the client splits them.
  */
-export function resolveRange(input: RangeInput, rules: DateRules, today: number): DayRange {
+export function resolveRange(input: RangeInput, rules: DateRules, days: Days): DayRange {
+  const { today } = days;
   const latest = latestDay(rules, today);
+  const defaultEnd = rules === 'credit' ? today - 1 : days.published;
   const start = input.start_date === undefined ? undefined : parse(input.start_date, 'start_date');
   const end = input.end_date === undefined ? undefined : parse(input.end_date, 'end_date');
   if (rules === 'cost' && (start === undefined) !== (end === undefined)) {
     throw new InvalidArgumentError(
-      'Cost analytics needs both start_date and end_date, or neither (the 7 days ending yesterday).',
+      'Cost analytics needs both start_date and end_date, or neither (the 7 days ending on the latest published day).',
     );
   }
-  if (end !== undefined && end > latest) throw tooLate('end_date', input.end_date!, rules, today);
-  if (start !== undefined && start > latest) throw tooLate('start_date', input.start_date!, rules, today);
+  if (end !== undefined && end > latest) throw tooLate('end_date', input.end_date!, rules, days);
+  if (start !== undefined && start > latest) throw tooLate('start_date', input.start_date!, rules, days);
   let range: DayRange;
-  if (start === undefined && end === undefined) range = { start: today - DEFAULT_RANGE_DAYS, end: today - 1 };
-  else if (end === undefined) range = { start: start!, end: Math.min(start! + DEFAULT_RANGE_DAYS - 1, latest) };
-  else if (start === undefined) range = { start: end - DEFAULT_RANGE_DAYS + 1, end };
+  if (start === undefined && end === undefined) range = { start: defaultEnd - DEFAULT_RANGE_DAYS + 1, end: defaultEnd };
+  // Only a start: 7 days, but not past the latest published day unless the start itself is later.
+  else if (end === undefined) {
+    const cap = rules === 'credit' ? latest : Math.max(start!, days.published);
+    range = { start: start!, end: Math.min(start! + DEFAULT_RANGE_DAYS - 1, cap) };
+  } else if (start === undefined) range = { start: end - DEFAULT_RANGE_DAYS + 1, end };
   else range = { start, end };
   if (range.start > range.end)
     throw new InvalidArgumentError(
@@ -101,11 +106,12 @@ export function resolveRange(input: RangeInput, rules: DateRules, today: number)
   return range;
 }
 
-/** A single `date`: default yesterday, never today or later, within the lookback. */
-export function resolveDate(text: string | undefined, today: number): number {
-  if (text === undefined) return today - 1;
+/** A single `date`: default the latest published day, never today or later, within the lookback. */
+export function resolveDate(text: string | undefined, days: Days): number {
+  const { today } = days;
+  if (text === undefined) return days.published;
   const day = parse(text, 'date');
-  if (day > today - 1) throw tooLate('date', text, 'metrics', today);
+  if (day > today - 1) throw tooLate('date', text, 'metrics', days);
   if (day < earliestDay(today))
     throw new InvalidArgumentError(
       `Data is kept for ${LOOKBACK_YEARS} years: the earliest day you can ask for is ${formatDay(earliestDay(today))} (UTC).`,
@@ -114,19 +120,34 @@ export function resolveDate(text: string | undefined, today: number): number {
 }
 
 /** `range` or explicit dates, never both: the days they name under the date rules. */
-export function resolveRangeArg(args: RangeInput & { range?: NamedRange }, rules: DateRules, today: number): DayRange {
-  if (args.range === undefined) return resolveRange(args, rules, today);
+export function resolveRangeArg(args: RangeInput & { range?: NamedRange }, rules: DateRules, days: Days): DayRange {
+  if (args.range === undefined) return resolveRange(args, rules, days);
   if (args.start_date !== undefined || args.end_date !== undefined)
     throw new InvalidArgumentError('Give either range or start_date/end_date, not both.');
   // A named range ends on the latest allowed day and lies well within the lookback: nothing is left to check.
-  return resolveNamedRange(args.range, rules, today);
+  return resolveNamedRange(args.range, rules, days);
 }
 
-/** A named range, resolved in UTC against the latest allowed day (yesterday, or today for credit usage). */
-export function resolveNamedRange(name: NamedRange, rules: DateRules, today: number): DayRange {
-  const latest = latestDay(rules, today);
-  const d = new Date(dayToMs(latest));
-  const firstOfMonth = dayFromMs(Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1));
+const firstOf = (year: number, month: number) => dayFromMs(Date.UTC(year, month, 1));
+
+/**
+ * A named range in UTC. The rolling ones end on the latest published day (credit usage: today); the
+ * calendar ones keep their meaning: month_to_date and year_to_date are today's month and year, up to that
+ * day, and previous_month is the month before today's, cut at that day while its last days are not
+ * published yet (namedPeriodEnd gives its calendar end). A month or year with no published day yet is
+ * refused, never replaced by the one before.
+ */
+export function resolveNamedRange(name: NamedRange, rules: DateRules, days: Days): DayRange {
+  const latest = rules === 'credit' ? days.today : days.published;
+  const d = new Date(dayToMs(days.today));
+  const [year, month] = [d.getUTCFullYear(), d.getUTCMonth()];
+  const since = (start: number, what: string, instead: string): DayRange => {
+    if (start > latest)
+      throw new InvalidArgumentError(
+        `${name}: ${what} has no published day yet (${publishedAt(start, days)}). ${instead}, or give start_date and end_date.`,
+      );
+    return { start, end: latest };
+  };
   switch (name) {
     case 'last_7_days':
       return { start: latest - 6, end: latest };
@@ -135,12 +156,23 @@ export function resolveNamedRange(name: NamedRange, rules: DateRules, today: num
     case 'last_90_days':
       return { start: latest - 89, end: latest };
     case 'month_to_date':
-      return { start: firstOfMonth, end: latest };
+      return since(
+        firstOf(year, month),
+        `the month ${formatDay(firstOf(year, month)).slice(0, 7)}`,
+        'For the month just ended use previous_month',
+      );
     case 'previous_month':
-      return { start: dayFromMs(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - 1, 1)), end: firstOfMonth - 1 };
+      return { start: firstOf(year, month - 1), end: Math.min(firstOf(year, month) - 1, latest) };
     case 'year_to_date':
-      return { start: dayFromMs(Date.UTC(d.getUTCFullYear(), 0, 1)), end: latest };
+      return since(firstOf(year, 0), `the year ${year}`, 'For recent days use last_30_days');
   }
+}
+
+/** The last day of the period a named range names: previous_month's last day even while it is not published. */
+export function namedPeriodEnd(name: NamedRange, rules: DateRules, days: Days): number {
+  if (name !== 'previous_month') return resolveNamedRange(name, rules, days).end;
+  const d = new Date(dayToMs(days.today));
+  return firstOf(d.getUTCFullYear(), d.getUTCMonth()) - 1;
 }
 
 /** Consecutive windows of at most `maxDays` days covering [start, end], oldest first. */

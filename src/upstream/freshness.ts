@@ -2,8 +2,7 @@ import { dayToMs, parseIsoDay } from '../util/utc-date.js';
 import { todayOf } from './dates.js';
 
 const HOUR = 3_600_000;
-export const REFRESH_HOUR_UTC = 2;
-/** An answer fetched while the ~02:00 refresh may still be landing is kept this long at most. */
+/** An answer fetched in the hour after the refresh hour, while late corrections may still land, is kept this long at most. */
 export const UNSETTLED_TTL_MS = 10 * 60_000;
 export const CREDIT_REFRESH_MS = 90 * 60_000;
 
@@ -14,33 +13,33 @@ export interface CachePolicy {
   nextRefreshAt: number | undefined;
 }
 
-/** The next ~02:00 UTC daily refresh after `now`. */
-export function nextDailyRefresh(now: number): number {
-  const todayRefresh = dayToMs(todayOf(now)) + REFRESH_HOUR_UTC * HOUR;
+/** The next daily refresh after `now`: today's refresh hour (UTC, --refresh-hour) if still ahead, else tomorrow's. */
+export function nextDailyRefresh(now: number, refreshHour: number): number {
+  const todayRefresh = dayToMs(todayOf(now)) + refreshHour * HOUR;
   return now < todayRefresh ? todayRefresh : todayRefresh + 24 * HOUR;
 }
 
-function inRefreshWindow(now: number): boolean {
+function inRefreshWindow(now: number, refreshHour: number): boolean {
   const hour = (now - dayToMs(todayOf(now))) / HOUR;
-  return hour >= REFRESH_HOUR_UTC && hour < REFRESH_HOUR_UTC + 1;
+  return hour >= refreshHour && hour < refreshHour + 1;
 }
 
-/** Daily endpoints and cost analytics: until the next refresh, but at most 10 minutes between 02:00 and 03:00. */
-export function dailyPolicy(now: number): CachePolicy {
-  const next = nextDailyRefresh(now);
-  const ttlMs = inRefreshWindow(now) ? Math.min(UNSETTLED_TTL_MS, next - now) : next - now;
+/** Daily endpoints and cost analytics: until the next refresh, but at most 10 minutes in the hour after it. */
+export function dailyPolicy(now: number, _params: Record<string, unknown>, refreshHour: number): CachePolicy {
+  const next = nextDailyRefresh(now, refreshHour);
+  const ttlMs = inRefreshWindow(now, refreshHour) ? Math.min(UNSETTLED_TTL_MS, next - now) : next - now;
   return { ttlMs, nextRefreshAt: next };
 }
 
 /** credit-usage-by-user: a range touching today or yesterday moves every ~90 minutes; older ranges are daily data. */
-export function creditPolicy(now: number, rangeEnd: number): CachePolicy {
+export function creditPolicy(now: number, rangeEnd: number, refreshHour: number): CachePolicy {
   if (rangeEnd >= todayOf(now) - 1) return { ttlMs: UNSETTLED_TTL_MS, nextRefreshAt: now + CREDIT_REFRESH_MS };
-  return dailyPolicy(now);
+  return dailyPolicy(now, {}, refreshHour);
 }
 
 /** creditPolicy for a request, by the end_date it names. */
-export function creditRequestPolicy(now: number, params: Record<string, unknown>): CachePolicy {
-  return creditPolicy(now, parseIsoDay(String(params.end_date)) ?? Number.POSITIVE_INFINITY);
+export function creditRequestPolicy(now: number, params: Record<string, unknown>, refreshHour: number): CachePolicy {
+  return creditPolicy(now, parseIsoDay(String(params.end_date)) ?? Number.POSITIVE_INFINITY, refreshHour);
 }
 
 export function changelogPolicy(): CachePolicy {

@@ -4,6 +4,7 @@ import { formatDay } from '../util/utc-date.js';
 import type { CachedAnswer } from './cache.js';
 import type { Caller, CallOptions } from './caller.js';
 import { rangeText, resolveDate, resolveRangeArg, splitRange, type DayRange } from './dates.js';
+import type { Days } from './published-days.js';
 import type { DateArg, Endpoint, ListArgs, Listing, RangeArg } from './endpoint.js';
 import { InvalidArgumentError } from './errors.js';
 import type { Priority } from './limiter.js';
@@ -55,19 +56,19 @@ export interface PageArgs {
 /** What requests are sent through, and against which day. */
 export interface Upstream {
   caller: Caller;
-  today: () => number;
+  days: () => Days;
   caps?: Partial<PageCaps>;
 }
 
 type AnyListing = Listing<z.ZodType<PageShape>, 'range' | 'date', never, unknown>;
 
 /** The days the arguments name by the listing's date rules: resolved and checked once, before anything is sent. */
-function daysOf(listing: AnyListing, args: RangeArg & DateArg, today: number): DayRange {
+function daysOf(listing: AnyListing, args: RangeArg & DateArg, days: Days): DayRange {
   if (listing.dates.takes === 'date') {
-    const day = resolveDate(args.date, today);
+    const day = resolveDate(args.date, days);
     return { start: day, end: day };
   }
-  return resolveRangeArg(args, listing.dates.rules, today);
+  return resolveRangeArg(args, listing.dates.rules, days);
 }
 
 function dateParams(listing: AnyListing, days: DayRange): Record<string, string> {
@@ -102,7 +103,7 @@ export async function list<E extends AnyListing>(
   args: ListArgs<E>,
   options: ListOptions = {},
 ): Promise<Answer<ReturnType<E['items']>>> {
-  const days = daysOf(listing, args as RangeArg & DateArg, up.today());
+  const days = daysOf(listing, args as RangeArg & DateArg, up.days());
   const own = listing.encode(args as never);
   const windows = listing.dates.takes === 'range' ? splitRange(days) : [days];
   // The API gives no total: an unpaged listing takes one request per window, a paged one what it took last time.
@@ -170,7 +171,7 @@ export async function page<E extends AnyListing>(
   args: ListArgs<E> & PageArgs,
   signal?: AbortSignal,
 ): Promise<CachedAnswer<z.output<E['schema']>>> {
-  const days = daysOf(listing, args as RangeArg & DateArg, up.today());
+  const days = daysOf(listing, args as RangeArg & DateArg, up.days());
   if (days.end - days.start + 1 > MAX_RANGE_DAYS) {
     throw new InvalidArgumentError(
       'One raw page covers at most 90 days. Shorten the range, or leave out cursor and page_size so the server splits the range and pages for you.',

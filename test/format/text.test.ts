@@ -62,14 +62,20 @@ describe('text helpers', () => {
     ).toBe('data through 2026-11-21; next refresh ~11:30 UTC');
   });
 
-  it('says, before the ~02:00 UTC refresh, that yesterday has no figures yet', () => {
-    const early = { data_through: '2026-11-20', from_cache: false, next_refresh_at: '2026-11-21T02:00:00.000Z' };
-    expect(freshnessLine({ ...early, fetched_at: '2026-11-21T01:10:00.000Z' })).toBe(
-      'data through 2026-11-20 (its figures arrive at ~02:00 UTC: until then 2026-11-20 reads as empty); next refresh ~02:00 UTC',
+  it('names the days asked for that are not published yet, after data through', () => {
+    const early = {
+      data_through: '2026-11-19',
+      from_cache: false,
+      fetched_at: '2026-11-21T01:10:00.000Z',
+      next_refresh_at: '2026-11-21T03:00:00.000Z',
+    };
+    expect(freshnessLine({ ...early, not_published: ['2026-11-20'] })).toBe(
+      'data through 2026-11-19; 2026-11-20 is not published yet (~03:00 UTC); next refresh ~03:00 UTC',
     );
-    // An answer ending the day before, or credit usage through today, has nothing missing.
-    expect(freshnessLine({ ...early, data_through: '2026-11-19', fetched_at: '2026-11-21T01:10:00.000Z' })).toBe(
-      'data through 2026-11-19; next refresh ~02:00 UTC',
-    );
+    expect(
+      freshnessLine({ ...early, data_through: '2026-11-18', not_published: ['2026-11-19', '2026-11-20'] }),
+    ).toMatch(/^data through 2026-11-18; 2026-11-19 and 2026-11-20 are not published yet/);
+    // Nothing asked for beyond it: nothing said.
+    expect(freshnessLine(early)).toBe('data through 2026-11-19; next refresh ~03:00 UTC');
   });
 });

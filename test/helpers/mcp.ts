@@ -65,7 +65,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     (t) => pii.text(t),
     (line) => logs.push(line),
   );
-  const upstream = clientFor(sim, { token: config.token!, ...options.client });
+  const upstream = clientFor(sim, { token: config.token!, refreshHour: config.refreshHour, ...options.client });
   const audit: AuditLine[] = [];
   const auditLines: AuditLine[] = [];
   const auditSink = createAuditSink(pii, config.auditLog, (text) => {

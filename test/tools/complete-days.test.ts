@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, truth, truthAll, type Harness } from '../helpers/mcp.js';
 import { costTruth, idOf, micro } from '../helpers/tools.js';
 
-// 01:00 UTC on Tuesday 2026-11-17: Monday's metrics and cost arrive at ~02:00, so the latest complete
-// day is Sunday 2026-11-15 until then.
+// 01:00 UTC on Tuesday 2026-11-17: Monday's metrics and cost count from 03:00 (the default --refresh-hour),
+// so the latest complete day is Sunday 2026-11-15 until then.
 const EARLY = '2026-11-17T01:00:00Z';
 const LATE = '2026-11-17T03:00:00Z';
 const BY_USER = { group_by_keys: ['COST_ANALYTICS_GROUP_BY_USER'] };
@@ -27,7 +27,7 @@ async function billedByUser(period: Record<string, string>) {
   return m;
 }
 
-describe('before ~02:00 UTC the latest complete day is the day before yesterday', () => {
+describe('before the 03:00 UTC refresh hour the latest complete day is the day before yesterday', () => {
   it('get_budget_status (USD) stops the cost there, and projects from its complete days', async () => {
     const overrides = (await truth(h.sim, 'get-user-budget-overrides', {}, {})).overrides;
     const used = await billedByUser({ start_date: '2026-11-01', end_date: '2026-11-15' });
@@ -38,10 +38,10 @@ describe('before ~02:00 UTC the latest complete day is the day before yesterday'
       through: '2026-11-15',
       includes_today: false,
     });
-    expect(a.structured.month_to_date.covers).toMatch(/2026-11-01\.\.2026-11-15.*2026-11-16 arrives at ~02:00 UTC/);
+    expect(a.structured.month_to_date.covers).toMatch(/2026-11-01\.\.2026-11-15.*2026-11-16 arrives at ~03:00 UTC/);
     expect(a.structured.projection).toMatch(/the month's 15 complete days/);
     expect(a.structured.freshness.data_through).toBe('2026-11-15');
-    expect(a.text).toMatch(/2026-11-16 arrives at ~02:00 UTC/);
+    expect(a.text).toMatch(/2026-11-16 arrives at ~03:00 UTC/);
     let checked = 0;
     for (const o of overrides) {
       const row = a.structured.rows.find((r: any) => r.user === idOf(o));
@@ -76,8 +76,8 @@ describe('before ~02:00 UTC the latest complete day is the day before yesterday'
     expect(o.editors).toMatchObject({ date: '2026-11-13', active_users: new Set(records.map(idOf)).size });
     expect(o.editors.active_users).toBeGreaterThan(0);
     expect(o.freshness.data_through).toBe('2026-11-15');
-    expect(o.covers).toMatch(/through 2026-11-15.*2026-11-16 arrives at ~02:00 UTC/);
-    expect(a.text).toMatch(/2026-11-16 arrives at ~02:00 UTC/);
+    expect(o.covers).toMatch(/through 2026-11-15.*2026-11-16 arrives at ~03:00 UTC/);
+    expect(a.text).toMatch(/2026-11-16 arrives at ~03:00 UTC/);
   });
 
   it('get_user_profile: its range, cost and budget stop there, and the budget says what it covers', async () => {
@@ -95,7 +95,7 @@ describe('before ~02:00 UTC the latest complete day is the day before yesterday'
     const used = (await billedByUser({ start_date: '2026-11-01', end_date: '2026-11-15' })).get('ci-pipeline')!;
     expect(micro(p.budget.used)).toBe(used);
     expect(p.budget).toMatchObject({ plan: 'usd', through: '2026-11-15', includes_today: false });
-    expect(p.budget.covers).toMatch(/2026-11-16 arrives at ~02:00 UTC/);
+    expect(p.budget.covers).toMatch(/2026-11-16 arrives at ~03:00 UTC/);
     expect(p.freshness.data_through).toBe('2026-11-15');
     expect(a.text).toMatch(/Budget this month \(usd\).*2026-11-01\.\.2026-11-15/);
   });
@@ -103,10 +103,10 @@ describe('before ~02:00 UTC the latest complete day is the day before yesterday'
   it('refuses an overview of yesterday alone, which has not arrived', async () => {
     const a = await h.call('get_usage_overview', { start_date: '2026-11-16', end_date: '2026-11-16' });
     expect(a.isError).toBe(true);
-    expect(a.text).toMatch(/2026-11-16 is not complete yet: 2026-11-16 arrives at ~02:00 UTC/);
+    expect(a.text).toMatch(/2026-11-16 is not complete yet: 2026-11-16 arrives at ~03:00 UTC/);
   });
 
-  it('from ~02:00 UTC yesterday counts, in all three', async () => {
+  it('from the 03:00 UTC refresh hour yesterday counts, in all three', async () => {
     h.sim.clock.set(LATE);
     const status = await h.call('get_budget_status', {});
     expect(status.structured.month_to_date).toMatchObject({ through: '2026-11-16', includes_today: false });

@@ -19,7 +19,7 @@ describe('get_active_user_counts', () => {
     expect(a.structured.summary.average).toBeCloseTo(avg, 1);
     expect(a.structured.summary.peak.user_count).toBe(Math.max(...days.map((d: any) => d.user_count)));
     expect(a.text).toMatch(/Daily active users 2026-10-22\.\.2026-11-20 \(30 days\)/);
-    expect(a.text).toMatch(/data through 2026-11-20; next refresh ~02:00 UTC/);
+    expect(a.text).toMatch(/data through 2026-11-20; next refresh ~03:00 UTC/);
   });
 
   it('splits a 120-day range and still reports every day', async () => {

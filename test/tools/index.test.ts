@@ -30,7 +30,7 @@ describe('tools/list', () => {
   it('keeps each description within 600 characters, saying the freshness rule or the cache', () => {
     for (const t of tools) {
       expect(t.description!.length, t.name).toBeLessThanOrEqual(600);
-      expect(t.description, t.name).toMatch(/02:00 UTC|90 minutes|real time|[Cc]ached/);
+      expect(t.description, t.name).toMatch(/complete day|90 minutes|real time|[Cc]ached/);
     }
   });
 

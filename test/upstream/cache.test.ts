@@ -29,45 +29,45 @@ afterEach(() => {
 const at = (iso: string) => sim.configure({ now: iso });
 const calls = (endpoint: string) => requestsTo(sim, endpoint).length;
 
-describe('daily endpoints are cached until the ~02:00 UTC refresh', () => {
-  it('serves from cache until 02:00, then fetches again', async () => {
+describe('daily endpoints are cached until the refresh hour (03:00 UTC by default)', () => {
+  it('serves from cache until 03:00, then fetches again', async () => {
     at('2026-11-21T01:00:00Z');
     const first = await client.list(dauCount, { start_date: '2026-11-01', end_date: '2026-11-07' });
     expect(first.freshness).toEqual({
       fetched_at: '2026-11-21T01:00:00.000Z',
       from_cache: false,
-      next_refresh_at: '2026-11-21T02:00:00.000Z',
+      next_refresh_at: '2026-11-21T03:00:00.000Z',
     });
-    at('2026-11-21T01:59:59Z');
+    at('2026-11-21T02:59:59Z');
     const second = await client.list(dauCount, { start_date: '2026-11-01', end_date: '2026-11-07' });
     expect(second.freshness.from_cache).toBe(true);
     expect(second.freshness.fetched_at).toBe('2026-11-21T01:00:00.000Z');
-    at('2026-11-21T02:00:01Z');
+    at('2026-11-21T03:00:01Z');
     expect(
       (await client.list(dauCount, { start_date: '2026-11-01', end_date: '2026-11-07' })).freshness.from_cache,
     ).toBe(false);
     expect(calls('dau-count')).toBe(2);
   });
 
-  it('keeps an answer fetched between 02:00 and 03:00 for 10 minutes at most', async () => {
-    at('2026-11-21T02:30:00Z');
+  it('keeps an answer fetched between 03:00 and 04:00 for 10 minutes at most', async () => {
+    at('2026-11-21T03:30:00Z');
     const q = { start_date: '2026-11-10', end_date: '2026-11-12' };
     await client.list(dailyUsage, q);
-    at('2026-11-21T02:39:59Z');
+    at('2026-11-21T03:39:59Z');
     expect((await client.list(dailyUsage, q)).freshness.from_cache).toBe(true);
-    at('2026-11-21T02:40:01Z');
+    at('2026-11-21T03:40:01Z');
     expect((await client.list(dailyUsage, q)).freshness.from_cache).toBe(false);
-    at('2026-11-21T02:55:00Z');
+    at('2026-11-21T03:55:00Z');
     expect((await client.list(dailyUsage, q)).freshness.from_cache).toBe(false);
-    at('2026-11-21T03:04:00Z');
+    at('2026-11-21T04:04:00Z');
     expect((await client.list(dailyUsage, q)).freshness.from_cache).toBe(true);
-    at('2026-11-21T03:05:01Z');
+    at('2026-11-21T04:05:01Z');
     expect((await client.list(dailyUsage, q)).freshness.from_cache).toBe(false);
-    // Fetched after 03:00: kept until tomorrow's refresh.
+    // Fetched after 04:00: kept until tomorrow's refresh.
     at('2026-11-21T23:59:00Z');
     expect((await client.list(dailyUsage, q)).freshness).toMatchObject({
       from_cache: true,
-      next_refresh_at: '2026-11-22T02:00:00.000Z',
+      next_refresh_at: '2026-11-22T03:00:00.000Z',
     });
     expect(calls('daily-usage')).toBe(4);
   });
@@ -82,14 +82,33 @@ describe('daily endpoints are cached until the ~02:00 UTC refresh', () => {
     expect(calls('dau-count')).toBe(1);
   });
 
-  it('never lets a cached default range leak across midnight', async () => {
+  it('never lets a cached default range outlive the refresh hour: until then it still ends on the latest complete day', async () => {
     at('2026-11-21T23:59:00Z');
     const before = await client.list(dauCount, {});
     at('2026-11-22T00:01:00Z');
+    const night = await client.list(dauCount, {});
+    at('2026-11-22T03:01:00Z');
     const after = await client.list(dauCount, {});
     expect([before.start_date, before.end_date]).toEqual(['2026-11-14', '2026-11-20']);
+    expect([night.start_date, night.end_date]).toEqual(['2026-11-14', '2026-11-20']);
+    expect(night.freshness.from_cache).toBe(true);
     expect([after.start_date, after.end_date]).toEqual(['2026-11-15', '2026-11-21']);
     expect(after.freshness.from_cache).toBe(false);
+  });
+
+  it('follows --refresh-hour: with 5, an answer is kept until 05:00 UTC', async () => {
+    const late = clientFor(sim, { refreshHour: 5 });
+    try {
+      at('2026-11-21T04:00:00Z');
+      const first = await late.list(dauCount, { start_date: '2026-11-01', end_date: '2026-11-07' });
+      expect(first.freshness.next_refresh_at).toBe('2026-11-21T05:00:00.000Z');
+      // Before 05:00 the latest complete day is still the day before yesterday.
+      expect((await late.list(dauCount, {})).end_date).toBe('2026-11-19');
+      at('2026-11-21T05:00:01Z');
+      expect((await late.list(dauCount, {})).end_date).toBe('2026-11-20');
+    } finally {
+      await late.close();
+    }
   });
 });
 
@@ -107,11 +126,11 @@ describe('other endpoints', () => {
     expect(recent.freshness.from_cache).toBe(false);
     expect(recent.freshness.next_refresh_at).toBe('2026-11-21T11:40:01.000Z');
     const old = await client.list(creditUsageByUser, { start_date: '2026-11-01', end_date: '2026-11-07' });
-    expect(old.freshness).toMatchObject({ from_cache: true, next_refresh_at: '2026-11-22T02:00:00.000Z' });
+    expect(old.freshness).toMatchObject({ from_cache: true, next_refresh_at: '2026-11-22T03:00:00.000Z' });
     expect(
       (await client.list(creditUsageByUser, { start_date: '2026-11-14', end_date: '2026-11-20' })).freshness
         .next_refresh_at,
-    ).not.toBe('2026-11-22T02:00:00.000Z');
+    ).not.toBe('2026-11-22T03:00:00.000Z');
   });
 
   it('never caches budget reads', async () => {

@@ -94,13 +94,13 @@ describe('the disk cache', () => {
       expect({ path: f.path, mode: f.mode.toString(8) }).toEqual({ path: f.path, mode: f.dir ? '700' : '600' });
   });
 
-  it('honours the TTL by the injected clock: past the 02:00 refresh the disk entry is not served', async () => {
+  it('honours the TTL by the injected clock: past the 03:00 refresh the disk entry is not served', async () => {
     const first = start();
     await first.list(dauCount, WEEK);
-    sim.configure({ now: '2026-11-21T02:00:01Z' });
+    sim.configure({ now: '2026-11-21T03:00:01Z' });
     const second = await restart(first);
     const answer = await second.list(dauCount, WEEK);
-    expect(answer.freshness).toMatchObject({ from_cache: false, fetched_at: '2026-11-21T02:00:01.000Z' });
+    expect(answer.freshness).toMatchObject({ from_cache: false, fetched_at: '2026-11-21T03:00:01.000Z' });
     expect(requestsTo(sim, 'dau-count')).toHaveLength(1);
   });
 
