@@ -60,3 +60,11 @@ export function commonDomain(ids: readonly string[]): string | undefined {
 export function shortId(id: string, domain: string | undefined): string {
   return domain && id.endsWith(domain) ? id.slice(0, -domain.length) : id;
 }
+
+/** The most of a caller's value an answer repeats: enough to recognize it, never a megabyte sent back. */
+export const ECHO_CHARS = 80;
+
+/** A value as an answer echoes it: cut to ECHO_CHARS characters, with "…" where it was cut. */
+export function clip(text: string, max = ECHO_CHARS): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

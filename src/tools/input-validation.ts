@@ -1,6 +1,7 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { UserInputError } from '../errors.js';
+import { clip } from '../format/text.js';
 import { compactSchema } from './compact-schema.js';
 import type { ToolDef } from './types.js';
 
@@ -46,7 +47,7 @@ function describe(issue: z.core.$ZodIssue, schema: z.ZodType, args: unknown): st
       : `argument${issue.keys.length > 1 ? 's' : ''}`;
     const named = issue.keys.slice(0, MAX_PROBLEMS).map((k) => {
       const close = closest(k, valid);
-      const name = k.length > 60 ? `${k.slice(0, 57)}…` : k;
+      const name = clip(k);
       return close ? `${name} (did you mean ${close}?)` : name;
     });
     if (issue.keys.length > MAX_PROBLEMS) named.push(`and ${issue.keys.length - MAX_PROBLEMS} more`);

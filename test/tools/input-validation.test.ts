@@ -128,7 +128,7 @@ describe.each(['legacy', 'modern'] as const)(
       const many = await h.call('set_budget_overrides', { overrides, dry_run: true, ['y'.repeat(100_000)]: 1 });
       expect(many.isError).toBe(true);
       expect(many.text).toContain('and 4991 more problems');
-      expect(many.text).toContain(`unknown argument ${'y'.repeat(57)}…;`);
+      expect(many.text).toContain(`unknown argument ${'y'.repeat(79)}…;`);
       expect(many.text.length).toBeLessThan(3000);
     });
 
