@@ -35,6 +35,8 @@ describe('every answer to bad arguments stays small', () => {
     const r = await h.call(tool, { [field]: value });
     expect(r.isError).toBe(true);
     expect(size(r)).toBeLessThanOrEqual(MAX_ANSWER);
+    // Each refusal names what is accepted: never zod's bare "Invalid input".
+    expect(r.text).not.toMatch(/Invalid input(?!:)/);
   });
 
   it.each(TOOLS.map((t) => t.name))('%s with a huge unknown argument name and value', async (tool) => {
