@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { UserInputError } from '../errors.js';
 import { clip } from '../format/text.js';
 import { compactSchema } from './compact-schema.js';
+import { PROTO_ARGUMENT } from './proto-argument.js';
 import type { ToolDef } from './types.js';
 
 /**
@@ -49,7 +50,7 @@ function describe(issue: z.core.$ZodIssue, schema: z.ZodType, args: unknown): st
       : `argument${issue.keys.length > 1 ? 's' : ''}`;
     const named = issue.keys.slice(0, MAX_PROBLEMS).map((k) => {
       const close = closest(k, valid);
-      const name = clip(k);
+      const name = k === PROTO_ARGUMENT ? '__proto__' : clip(k);
       return close ? `${name} (did you mean ${close}?)` : name;
     });
     if (issue.keys.length > MAX_PROBLEMS) named.push(`and ${issue.keys.length - MAX_PROBLEMS} more`);
