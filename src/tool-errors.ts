@@ -12,6 +12,7 @@ export function toolErrorMessage(error: unknown): string {
   if (!isKnownError(error)) return internalError(error);
   switch (error.kind) {
     case 'user_input':
+      return `${sentence(error.message)} ${error.nextStep}`;
     case 'invalid_argument':
       return `${sentence(error.message)} Change the arguments and call again.`;
     case 'unauthenticated':

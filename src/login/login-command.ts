@@ -1,5 +1,6 @@
 import { optionsHelp } from '../cli-help.js';
 import { UsageError, helpPointer, readOptions, schemaOf, validateOptions } from '../cli-options.js';
+import { duration, scopesText } from '../format/text.js';
 import { describeLocation, LoginStore } from './login-store.js';
 import { LOGIN_OPTIONS } from './login-options.js';
 import { openBrowser } from './open-browser.js';
@@ -73,9 +74,9 @@ export async function signIn(
     const flow = await startLoginFlow({ tokens, scopes, timeoutMs: WAIT_MS, previous });
     const cancel = () => flow.cancel();
     process.once('SIGINT', cancel);
-    out.warn(`Open this address to sign in (asking for: ${scopes.join(', ')}):\n  ${flow.url}`);
+    out.warn(`Open this address to sign in (asking for ${scopesText(scopes)}):\n  ${flow.url}`);
     if (browser) openBrowser(flow.url, out.env);
-    out.warn('Waiting for the browser to come back… (Ctrl-C to stop)');
+    out.warn(waitingLines(flow.redirectUri));
     try {
       return await flow.result;
     } finally {
@@ -87,7 +88,21 @@ export async function signIn(
 }
 
 export const signedInLine = (login: StoredLogin) =>
-  `Signed in to ${login.auth_url}${login.identity ? ` as ${login.identity}` : ''} with the scopes ${login.scopes.join(', ')}.`;
+  `Signed in to ${login.auth_url}${login.identity ? ` as ${login.identity}` : ''} with ${scopesText(login.scopes)}.`;
+
+/**
+ * How long the sign-in waits, and how to finish it from a browser on another machine: the sign-in service
+ * sends that browser to this machine's loopback port, which a tunnel can reach, or a copy of the address.
+ */
+function waitingLines(redirectUri: string): string {
+  const { port } = new URL(redirectUri);
+  return [
+    `Waiting up to ${duration(WAIT_MS)} for the browser to come back to ${redirectUri} (Ctrl-C to stop).`,
+    'No browser on this machine? Open the address in a browser elsewhere, then either:',
+    `  - forward the port first, from the browser's machine: ssh -L ${port}:127.0.0.1:${port} <this machine>, or`,
+    `  - when the browser fails to load the ${redirectUri.replace(/\/callback$/, '')}/… page, copy that page's address and run here, in another terminal: curl '<the address>'`,
+  ].join('\n');
+}
 
 async function status(store: LoginStore, out: Out): Promise<number> {
   const found = await store.read();

@@ -84,7 +84,7 @@ describe('signing in with a browser, then serving on the login', () => {
     const login = runLogin([]);
     expect(await approveInBrowser(await login.url, /Read organization analytics/)).toBe('Signed in');
     expect(await login.exit).toBe(0);
-    expect(login.out().stdout).toMatch(/Signed in to .* as \S+@\S+ with the scopes read\./);
+    expect(login.out().stdout).toMatch(/Signed in to .* as \S+@\S+ with the read scope\./);
 
     const stored = (await new LoginStore(accountOf(sim), 'file', { XDG_CONFIG_HOME: home.dir }).read())!.login;
     for (const secret of [stored.access_token, stored.refresh_token!])
@@ -123,7 +123,7 @@ describe('signing in with a browser, then serving on the login', () => {
     let out = '';
     status.stdout.on('data', (d: Buffer) => (out += d.toString()));
     expect(await new Promise((r) => status.on('exit', r))).toBe(0);
-    expect(out).toMatch(/scopes read, write/);
+    expect(out).toMatch(/with the read and write scopes\./);
     expect(out).toMatch(/expires at \d{4}-\d\d-\d\dT/);
     const file = JSON.parse(
       readFileSync(new LoginStore(accountOf(sim), 'file', { XDG_CONFIG_HOME: home.dir }).file, 'utf8'),
