@@ -3,6 +3,7 @@ import { loadConfig } from './config.js';
 import { secretScrubber } from './logger.js';
 import { createRuntime } from './runtime.js';
 import { DEFAULT_WARM_LIST, WARM_KINDS, parseWarmList } from './warm-list.js';
+import { duration } from './format/text.js';
 import { itemLine, warmUp } from './warm.js';
 import { NAMED_RANGES } from './upstream/dates.js';
 
@@ -69,12 +70,12 @@ export async function runWarmCommand(
       return 0;
     }
     const failed = outcome.results.filter((r) => r.error);
-    const seconds = Math.round((Date.now() - started) / 1000);
+    const took = duration(Date.now() - started);
     if (failed.length) {
-      say(`${failed.length} of ${items.length} failed after ${seconds} s: ${failed.map((r) => r.name).join(', ')}`);
+      say(`${failed.length} of ${items.length} failed after ${took}: ${failed.map((r) => r.name).join(', ')}`);
       return 1;
     }
-    say(`done in ${seconds} s`);
+    say(`done in ${took}`);
     return 0;
   } finally {
     process.off('SIGINT', interrupt).off('SIGTERM', interrupt);
