@@ -3,7 +3,7 @@ import { loadConfig } from './config.js';
 import { secretScrubber } from './logger.js';
 import { createRuntime } from './runtime.js';
 import { DEFAULT_WARM_LIST, WARM_KINDS, parseWarmList } from './warm-list.js';
-import { duration } from './format/text.js';
+import { duration, plural } from './format/text.js';
 import { itemLine, warmUp } from './warm.js';
 import { NAMED_RANGES } from './upstream/dates.js';
 
@@ -63,7 +63,7 @@ export async function runWarmCommand(
   process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
   const started = Date.now();
   try {
-    say(`fetching ${items.length} answers: ${items.map((i) => i.name).join(', ')}`);
+    say(`fetching ${items.length} ${plural(items.length, 'answer')}: ${items.map((i) => i.name).join(', ')}`);
     const outcome = await warmUp(runtime, items, { signal: controller.signal, onItem: (r) => say(itemLine(r)) });
     if (!outcome.ran) {
       say(outcome.reason);

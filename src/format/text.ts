@@ -89,3 +89,8 @@ export function scopesText(scopes: readonly string[]): string {
   const list = scopes.length > 1 ? `${scopes.slice(0, -1).join(', ')} and ${scopes.at(-1)}` : scopes[0];
   return `the ${list} ${plural(scopes.length, 'scope')}`;
 }
+
+/** A count with its word, for reading: "1 user", "1,204 users". */
+export function count(n: number | bigint, one: string, many = `${one}s`): string {
+  return `${int(typeof n === 'bigint' ? n.toString() : n)} ${plural(n, one, many)}`;
+}

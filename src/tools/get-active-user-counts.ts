@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
-import { int } from '../format/text.js';
+import { int, plural } from '../format/text.js';
 import { dauCount } from '../upstream/endpoints/dau-count.js';
 import { dauTrend, fullWeeks, mean, trendOut, trendText } from './dau-trend.js';
 import { comparable } from './comparable.js';
@@ -61,7 +61,7 @@ export const getActiveUserCounts = comparable(
     },
     text(out) {
       const s = out.summary;
-      const head = `Daily active users ${out.start_date}..${out.end_date} (${s.days} days): avg ${int(Math.round(s.average))}/day`;
+      const head = `Daily active users ${out.start_date}..${out.end_date} (${s.days} ${plural(s.days, 'day')}): avg ${int(Math.round(s.average))}/day`;
       const split =
         s.weekday_average !== null && s.weekend_average !== null
           ? `; weekdays ${int(Math.round(s.weekday_average))}, weekends ${int(Math.round(s.weekend_average))}`

@@ -1,7 +1,7 @@
 import { rangeText } from '../upstream/dates.js';
 import { z } from 'zod';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
-import { int, usd } from '../format/text.js';
+import { int, plural, usd } from '../format/text.js';
 import { dailyUserActivityByEditorLanguage } from '../upstream/endpoints/daily-user-activity-by-editor-language.js';
 import { userActivity } from '../upstream/endpoints/user-activity.js';
 import { combineFreshness } from '../upstream/freshness.js';
@@ -82,7 +82,7 @@ export const getUserProfile = defineTool({
     const shown = a ? Object.entries(a.metrics).filter(([, v]) => v !== 0) : [];
     lines.push(
       a
-        ? `Active ${a.active_days} days; ${shown.map(([m, v]) => `${m} ${int(v)}`).join(', ') || 'no activity'}.`
+        ? `Active ${a.active_days} ${plural(a.active_days, 'day')}; ${shown.map(([m, v]) => `${m} ${int(v)}`).join(', ') || 'no activity'}.`
         : 'No activity in the range.',
     );
     const c = out.cost;

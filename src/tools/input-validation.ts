@@ -1,7 +1,7 @@
 import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { UserInputError } from '../errors.js';
-import { clip } from '../format/text.js';
+import { clip, plural } from '../format/text.js';
 import { compactSchema } from './compact-schema.js';
 import { PROTO_ARGUMENT } from './proto-argument.js';
 import type { ToolDef } from './types.js';
@@ -33,7 +33,10 @@ export async function checkedArgs<S extends z.ZodObject>(name: string, schema: S
   if (parsed.success) return parsed.data;
   const issues = [...parsed.error.issues].sort(byRank);
   const problems = [...new Set(issues.map((issue) => describe(issue, schema, args)))];
-  const more = problems.length > MAX_PROBLEMS ? `; and ${problems.length - MAX_PROBLEMS} more problems` : '';
+  const more =
+    problems.length > MAX_PROBLEMS
+      ? `; and ${problems.length - MAX_PROBLEMS} more ${plural(problems.length - MAX_PROBLEMS, 'problem')}`
+      : '';
   throw new UserInputError(`Invalid arguments for ${name}: ${problems.slice(0, MAX_PROBLEMS).join('; ')}${more}`);
 }
 
