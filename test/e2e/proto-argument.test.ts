@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { createServer } from '../../src/server.js';
@@ -76,6 +78,32 @@ describe('"__proto__" is refused like any unknown argument', () => {
       expect(nested.text).toContain('unknown field in compare_to __proto__; the valid fields are start_date, end_date');
     } finally {
       await modern.close();
+    }
+  });
+
+  it('over stdio, from the built binary, as raw JSON lines', async () => {
+    const cli = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+    const child = spawn(process.execPath, [cli, '--demo'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    try {
+      const initialize = { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } };
+      child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: initialize })}\n`);
+      await expect.poll(() => out, { timeout: 10_000 }).toContain('"id":1');
+      child.stdin.write('{"jsonrpc":"2.0","method":"notifications/initialized"}\n');
+      child.stdin.write(
+        '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"get_changelog","arguments":{"__proto__":{"page":1}}}}\n',
+      );
+      await expect.poll(() => out, { timeout: 10_000 }).toContain('"id":2');
+      const answer = out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+        .find((m) => m.id === 2);
+      expect(answer.result.isError).toBe(true);
+      expect(answer.result.content[0].text).toContain('unknown argument __proto__;');
+    } finally {
+      child.kill();
     }
   });
 });
