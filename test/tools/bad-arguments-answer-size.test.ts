@@ -17,6 +17,15 @@ const BAD_VALUES: Array<[string, unknown]> = [
   ['a wide object with huge keys', Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`${HUGE}${i}`, HUGE]))],
 ];
 
+/** The fields of an object argument (through optional), when it is one. */
+function objectShape(schema: {
+  _zod: { def: { type: string; innerType?: unknown; shape?: object } };
+}): object | undefined {
+  const def = schema._zod.def;
+  if (def.innerType) return objectShape(def.innerType as never);
+  return def.type === 'object' ? def.shape : undefined;
+}
+
 const size = (r: ToolAnswer) => r.text.length + (r.structured === undefined ? 0 : JSON.stringify(r.structured).length);
 
 describe('every answer to bad arguments stays small', () => {
@@ -37,6 +46,20 @@ describe('every answer to bad arguments stays small', () => {
     expect(size(r)).toBeLessThanOrEqual(MAX_ANSWER);
     // Each refusal names what is accepted: never zod's bare "Invalid input".
     expect(r.text).not.toMatch(/Invalid input(?!:)/);
+  });
+
+  // Huge values one level down, where they fit the type: filters that match nothing must not echo them whole.
+  const objectFields = TOOLS.flatMap((tool) =>
+    Object.entries(tool.input.shape).flatMap(([field, schema]) => {
+      const shape = objectShape(schema as never);
+      return shape ? Object.keys(shape).map((key) => [tool.name, field, key] as const) : [];
+    }),
+  );
+  it.each(objectFields)('%s with %s.%s holding a huge value', async (tool, field, key) => {
+    for (const value of [HUGE, [HUGE]]) {
+      const r = await h.call(tool, { [field]: { [key]: value } });
+      expect(size(r)).toBeLessThanOrEqual(MAX_ANSWER);
+    }
   });
 
   it.each(TOOLS.map((t) => t.name))('%s with a huge unknown argument name and value', async (tool) => {
