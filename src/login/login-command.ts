@@ -22,6 +22,10 @@ service-account token. The tokens are kept in the OS keychain, or in a 0600 file
 $XDG_CONFIG_HOME/org-analytics-mcp where there is no keychain; a server started without
 ANALYTICS_API_TOKEN but with ANALYTICS_AUTH_URL and ANALYTICS_CLIENT_ID uses them, and refreshes them.
 
+It waits up to ${duration(WAIT_MS)} for the browser to come back to a port on 127.0.0.1. Without a browser on this
+machine, open the printed address on another one; login prints how to bring the answer back (an SSH port
+forward, or curl of the address that browser could not load).
+
 ${optionsHelp(LOGIN_OPTIONS)}`;
 
 type Out = { print: (line: string) => void; warn: (line: string) => void; env: NodeJS.ProcessEnv };
