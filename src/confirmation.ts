@@ -64,10 +64,12 @@ export function confirmationFor(
   key?: Uint8Array,
 ): ToolContext['confirmation'] {
   const caps = clientCapabilities(server, ctx);
-  if (caps === undefined) return { answer: async () => 'cannot_ask' };
+  if (caps === undefined)
+    return { why: 'this request does not say what its client can do (a 2025-era client over stateless HTTP)' };
   // Over stdio the client is the user's own app. Over HTTP any local process may be the caller, so a write
   // nobody could confirm is refused; --confirm-writes never is the explicit opt-out.
-  if (caps.elicitation === undefined) return refuseUnconfirmed ? { answer: async () => 'cannot_ask' } : undefined;
+  if (caps.elicitation === undefined)
+    return refuseUnconfirmed ? { why: 'this client cannot show a confirmation form (no elicitation)' } : undefined;
   return {
     async answer(digest) {
       const view = inputResponse(ctx.mcpReq.inputResponses, 'confirm');

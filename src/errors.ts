@@ -7,7 +7,11 @@ import { UPSTREAM_FAILURES, type UpstreamFailure } from './upstream/errors.js';
  */
 export class UserInputError extends Error {
   readonly kind = 'user_input';
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** What to do instead, when changing the arguments is not it (a write this connection cannot confirm). */
+    readonly nextStep = 'Change the arguments and call again.',
+  ) {
     super(message);
     this.name = 'UserInputError';
   }

@@ -1,4 +1,5 @@
 import { UserInputError } from './errors.js';
+import { clip } from './format/text.js';
 import type { Pseudonymizer } from './pii.js';
 import { emailProblem } from './tools/identity-format.js';
 import type { AnalyticsClient } from './upstream/client.js';
@@ -34,7 +35,7 @@ export class IdentityDirectory {
     }
     const found = this.pii.resolve(text);
     if (found === undefined)
-      throw new UserInputError(`Unknown pseudonym '${text}': use a pseudonym from an earlier answer`);
+      throw new UserInputError(`Unknown pseudonym '${clip(text)}': use a pseudonym from an earlier answer`);
     return found;
   }
 }

@@ -26,6 +26,7 @@ import { logFailure, toolErrorMessage } from './tool-errors.js';
 import { AnswerPending, answerSchema, answerWithinMs, pendingAnswer } from './tools/answer-pending.js';
 import { ConfirmationNeeded } from './tools/confirmation-needed.js';
 import { advertisedInput, withCheckedArgs } from './tools/input-validation.js';
+import { keepProtoArguments } from './tools/proto-argument.js';
 import { TOOLS } from './tools/index.js';
 import type { ToolContext, ToolDef } from './tools/types.js';
 import type { AnalyticsClient } from './upstream/client.js';
@@ -66,6 +67,7 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
     instructions: instructions(deps.client.refreshHour),
     cacheHints: cacheHintsFor(deps),
   });
+  keepProtoArguments(server);
   const directory = identityDirectory(deps.client, deps.pii);
   const redact = redactorOf(deps);
   const tools = (deps.tools ?? TOOLS).filter((def) => !(def.writes && deps.config.readOnly));

@@ -12,6 +12,7 @@ export function toolErrorMessage(error: unknown): string {
   if (!isKnownError(error)) return internalError(error);
   switch (error.kind) {
     case 'user_input':
+      return `${sentence(error.message)} ${error.nextStep}`;
     case 'invalid_argument':
       return `${sentence(error.message)} Change the arguments and call again.`;
     case 'unauthenticated':
@@ -84,11 +85,14 @@ function refusal(error: Extract<KnownError, { kind: 'unauthenticated' | 'permiss
   if (error.kind === 'unauthenticated')
     return login
       ? `The analytics API rejected the login's token (401), also after refreshing it. ${SIGN_IN}`
-      : `The analytics API rejected the API token (401). Set ANALYTICS_API_TOKEN to a valid service-account token and restart the server (or run with --demo to use the simulator).`;
+      : `The analytics API rejected the API token (401). Set ANALYTICS_API_TOKEN to a valid service-account token${TENANT_TOKEN} and restart the server (or run with --demo to use the simulator).`;
   return login
     ? `${error.message}. Reading needs the read scope; changing budgets needs the write scope: to grant both, the user runs \`org-analytics-mcp login --scopes read,write\` in a terminal, then asks again.`
-    : `${error.message}. Reading needs a token with the read scope; changing budgets needs the write scope. Ask an admin for a token with the right scope and set ANALYTICS_API_TOKEN.`;
+    : `${error.message}. Reading needs a token with the read scope; changing budgets needs the write scope. Ask an admin for a token with the right scope and set ANALYTICS_API_TOKEN${TENANT_TOKEN}.`;
 }
+
+/** Where a shared server's token is set instead: the variable its tenants file names. */
+const TENANT_TOKEN = " (on a server with --tenants-file, the variable named by the tenant's token_env)";
 
 const SIGN_IN =
   'The user signs in by running `org-analytics-mcp login` in a terminal (add `--scopes read,write` to change budgets), then asks again; the server picks the login up without a restart.';

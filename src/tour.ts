@@ -1,3 +1,4 @@
+import { count } from './format/text.js';
 import { realpathSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
@@ -18,7 +19,7 @@ const QUESTIONS: Array<[string, string, Record<string, unknown>]> = [
 function organization(org: Organization): string {
   const people = org.identities.filter((i) => i.kind === 'user');
   const former = people.filter((i) => i.leaveDay <= org.anchorDay).length;
-  return `${people.length} people (${former} of them former members) and ${org.identities.length - people.length} service accounts`;
+  return `${count(people.length, 'person', 'people')} (${former} of them former members) and ${count(org.identities.length - people.length, 'service account')}`;
 }
 
 /** The absolute path of the running dist/cli.js (through any npm link), for a command that works as printed. */

@@ -3,6 +3,7 @@ import { loadConfig } from './config.js';
 import { secretScrubber } from './logger.js';
 import { createRuntime } from './runtime.js';
 import { DEFAULT_WARM_LIST, WARM_KINDS, parseWarmList } from './warm-list.js';
+import { duration, plural } from './format/text.js';
 import { itemLine, warmUp } from './warm.js';
 import { NAMED_RANGES } from './upstream/dates.js';
 
@@ -62,19 +63,19 @@ export async function runWarmCommand(
   process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
   const started = Date.now();
   try {
-    say(`fetching ${items.length} answers: ${items.map((i) => i.name).join(', ')}`);
+    say(`fetching ${items.length} ${plural(items.length, 'answer')}: ${items.map((i) => i.name).join(', ')}`);
     const outcome = await warmUp(runtime, items, { signal: controller.signal, onItem: (r) => say(itemLine(r)) });
     if (!outcome.ran) {
       say(outcome.reason);
       return 0;
     }
     const failed = outcome.results.filter((r) => r.error);
-    const seconds = Math.round((Date.now() - started) / 1000);
+    const took = duration(Date.now() - started);
     if (failed.length) {
-      say(`${failed.length} of ${items.length} failed after ${seconds} s: ${failed.map((r) => r.name).join(', ')}`);
+      say(`${failed.length} of ${items.length} failed after ${took}: ${failed.map((r) => r.name).join(', ')}`);
       return 1;
     }
-    say(`done in ${seconds} s`);
+    say(`done in ${took}`);
     return 0;
   } finally {
     process.off('SIGINT', interrupt).off('SIGTERM', interrupt);

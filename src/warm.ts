@@ -1,4 +1,5 @@
 import type { Runtime } from './runtime.js';
+import { duration } from './format/text.js';
 import { backgroundListings } from './upstream/background-listings.js';
 import { connectRedis, type SharedRedis } from './upstream/redis-connection.js';
 import { WarmLock } from './warm-lock.js';
@@ -104,7 +105,7 @@ async function fetchAll(
 
 async function fetchOne(target: WarmTarget, item: WarmItem, signal: AbortSignal): Promise<ItemResult> {
   const started = Date.now();
-  const seconds = () => Math.round((Date.now() - started) / 100) / 10;
+  const seconds = () => (Date.now() - started) / 1000;
   if (signal.aborted)
     return { name: item.name, pages: 0, seconds: 0, fromCache: false, error: reasonOf(signal.reason) };
   try {
@@ -123,9 +124,9 @@ async function fetchOne(target: WarmTarget, item: WarmItem, signal: AbortSignal)
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/** One progress line: name, pages, seconds, and whether anything was fetched. */
+/** One progress line: name, pages, how long it took, and whether anything was fetched. */
 export function itemLine(r: ItemResult): string {
-  if (r.error) return `${r.name}: failed after ${r.seconds} s: ${r.error}`;
+  if (r.error) return `${r.name}: failed after ${duration(r.seconds * 1000)}: ${r.error}`;
   const pages = `${r.pages} page${r.pages === 1 ? '' : 's'}`;
-  return `${r.name}: ${pages} in ${r.seconds} s, ${r.fromCache ? 'from cache' : 'fetched'}`;
+  return `${r.name}: ${pages} in ${duration(r.seconds * 1000)}, ${r.fromCache ? 'from cache' : 'fetched'}`;
 }

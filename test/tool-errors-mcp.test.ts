@@ -78,6 +78,8 @@ describe('every failure is a tool result with a next step, never a crash or a pr
       const r = await bad.call('get_daily_usage', {});
       expect(r.isError).toBe(true);
       expect(r.text).toMatch(/Set ANALYTICS_API_TOKEN to a valid service-account token/);
+      // A shared server takes each tenant's token from the variable its tenants file names.
+      expect(r.text).toMatch(/--tenants-file, the variable named by the tenant's token_env/);
     } finally {
       await bad.close();
     }

@@ -73,16 +73,18 @@ describe('org-analytics-mcp warm', () => {
   it('fetches into the cache directory, one progress line per answer; a second run finds them there', async () => {
     const env = { ANALYTICS_API_TOKEN: sim.token, ANALYTICS_BASE_URL: sim.url, ANALYTICS_CACHE_DIR: dir };
     const first = await run(['warm', '--warm-list', 'user-activity:last_7_days,dau-count:last_90_days'], env);
-    expect(first.stderr).toMatch(/user-activity:last_7_days: 3 pages in [\d.]+ s, fetched\n/);
-    expect(first.stderr).toMatch(/dau-count:last_90_days: 1 page in [\d.]+ s, fetched\n/);
-    expect(first.stderr).toMatch(/warm: done in \d+ s\n$/);
+    expect(first.stderr).toMatch(/user-activity:last_7_days: 3 pages in (\d+ ms|\d+(\.\d)? s), fetched\n/);
+    expect(first.stderr).toMatch(/dau-count:last_90_days: 1 page in (\d+ ms|\d+(\.\d)? s), fetched\n/);
+    expect(first.stderr).toMatch(/warm: done in (\d+ ms|\d+(\.\d)? s)\n$/);
+    // A quick answer says so in milliseconds, never "0 s".
+    expect(first.stderr).not.toMatch(/\b0 s\b/);
     expect(first.stdout).toBe('');
     expect(first.status).toBe(0);
     expect(sim.requests().filter((r) => r.status === 429)).toEqual([]);
     expect(sim.requests()).toHaveLength(4);
 
     const second = await run(['warm', '--warm-list=user-activity:last_7_days'], env);
-    expect(second.stderr).toMatch(/user-activity:last_7_days: 3 pages in [\d.]+ s, from cache\n/);
+    expect(second.stderr).toMatch(/user-activity:last_7_days: 3 pages in (\d+ ms|\d+(\.\d)? s), from cache\n/);
     expect(second.status).toBe(0);
     expect(sim.requests()).toHaveLength(4);
   });
@@ -91,14 +93,14 @@ describe('org-analytics-mcp warm', () => {
     const env = { ANALYTICS_API_TOKEN: 'not-the-token', ANALYTICS_BASE_URL: sim.url, ANALYTICS_CACHE_DIR: 'none' };
     const r = await run(['warm', '--warm-list', 'dau-count:last_7_days'], env);
     expect(r.status).toBe(1);
-    expect(r.stderr).toMatch(/dau-count:last_7_days: failed after [\d.]+ s: .+/);
-    expect(r.stderr).toMatch(/1 of 1 failed after \d+ s: dau-count:last_7_days\n$/);
+    expect(r.stderr).toMatch(/dau-count:last_7_days: failed after (\d+ ms|\d+(\.\d)? s): .+/);
+    expect(r.stderr).toMatch(/1 of 1 failed after (\d+ ms|\d+(\.\d)? s): dau-count:last_7_days\n$/);
     expect(r.stderr).not.toContain('not-the-token');
   });
 
   it('--demo warms the default list against the embedded simulator', async () => {
     const r = await run(['warm', '--demo']);
     expect(r.status).toBe(0);
-    expect(r.stderr.match(/: \d+ pages? in [\d.]+ s, fetched\n/g)).toHaveLength(7);
+    expect(r.stderr.match(/: \d+ pages? in (\d+ ms|\d+(\.\d)? s), fetched\n/g)).toHaveLength(7);
   });
 });

@@ -60,3 +60,37 @@ export function commonDomain(ids: readonly string[]): string | undefined {
 export function shortId(id: string, domain: string | undefined): string {
   return domain && id.endsWith(domain) ? id.slice(0, -domain.length) : id;
 }
+
+/** The most of a caller's value an answer repeats: enough to recognize it, never a megabyte sent back. */
+export const ECHO_CHARS = 80;
+
+/** A value as an answer echoes it: cut to ECHO_CHARS characters, with "…" where it was cut. */
+export function clip(text: string, max = ECHO_CHARS): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** The word for a count: "1 entry", "2 entries". */
+export function plural(n: number | bigint, one: string, many = `${one}s`): string {
+  return n === 1 || n === 1n ? one : many;
+}
+
+/** A duration for reading: "412 ms" under a second, "3.4 s", "95 s", then "5 minutes". */
+export function duration(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
+  const minutes = Math.round(ms / 60_000);
+  return `${minutes} ${plural(minutes, 'minute')}`;
+}
+
+/** Scopes as a sentence names them: "the read scope", "the read and write scopes". */
+export function scopesText(scopes: readonly string[]): string {
+  if (scopes.length === 0) return 'no scope';
+  const list = scopes.length > 1 ? `${scopes.slice(0, -1).join(', ')} and ${scopes.at(-1)}` : scopes[0];
+  return `the ${list} ${plural(scopes.length, 'scope')}`;
+}
+
+/** A count with its word, for reading: "1 user", "1,204 users". */
+export function count(n: number | bigint, one: string, many = `${one}s`): string {
+  return `${int(typeof n === 'bigint' ? n.toString() : n)} ${plural(n, one, many)}`;
+}

@@ -1,5 +1,6 @@
 import { optionsHelp } from '../cli-help.js';
 import { UsageError, helpPointer, readOptions, schemaOf, validateOptions } from '../cli-options.js';
+import { duration, scopesText } from '../format/text.js';
 import { describeLocation, LoginStore } from './login-store.js';
 import { LOGIN_OPTIONS } from './login-options.js';
 import { openBrowser } from './open-browser.js';
@@ -20,6 +21,10 @@ Signs you in to the analytics API with OAuth (authorization code with PKCE), as 
 service-account token. The tokens are kept in the OS keychain, or in a 0600 file in
 $XDG_CONFIG_HOME/org-analytics-mcp where there is no keychain; a server started without
 ANALYTICS_API_TOKEN but with ANALYTICS_AUTH_URL and ANALYTICS_CLIENT_ID uses them, and refreshes them.
+
+It waits up to ${duration(WAIT_MS)} for the browser to come back to a port on 127.0.0.1. Without a browser on this
+machine, open the printed address on another one; login prints how to bring the answer back (an SSH port
+forward, or curl of the address that browser could not load).
 
 ${optionsHelp(LOGIN_OPTIONS)}`;
 
@@ -73,9 +78,9 @@ export async function signIn(
     const flow = await startLoginFlow({ tokens, scopes, timeoutMs: WAIT_MS, previous });
     const cancel = () => flow.cancel();
     process.once('SIGINT', cancel);
-    out.warn(`Open this address to sign in (asking for: ${scopes.join(', ')}):\n  ${flow.url}`);
+    out.warn(`Open this address to sign in (asking for ${scopesText(scopes)}):\n  ${flow.url}`);
     if (browser) openBrowser(flow.url, out.env);
-    out.warn('Waiting for the browser to come back… (Ctrl-C to stop)');
+    out.warn(waitingLines(flow.redirectUri));
     try {
       return await flow.result;
     } finally {
@@ -87,7 +92,21 @@ export async function signIn(
 }
 
 export const signedInLine = (login: StoredLogin) =>
-  `Signed in to ${login.auth_url}${login.identity ? ` as ${login.identity}` : ''} with the scopes ${login.scopes.join(', ')}.`;
+  `Signed in to ${login.auth_url}${login.identity ? ` as ${login.identity}` : ''} with ${scopesText(login.scopes)}.`;
+
+/**
+ * How long the sign-in waits, and how to finish it from a browser on another machine: the sign-in service
+ * sends that browser to this machine's loopback port, which a tunnel can reach, or a copy of the address.
+ */
+function waitingLines(redirectUri: string): string {
+  const { port } = new URL(redirectUri);
+  return [
+    `Waiting up to ${duration(WAIT_MS)} for the browser to come back to ${redirectUri} (Ctrl-C to stop).`,
+    'No browser on this machine? Open the address in a browser elsewhere, then either:',
+    `  - forward the port first, from the browser's machine: ssh -L ${port}:127.0.0.1:${port} <this machine>, or`,
+    `  - when the browser fails to load the ${redirectUri.replace(/\/callback$/, '')}/… page, copy that page's address and run here, in another terminal: curl '<the address>'`,
+  ].join('\n');
+}
 
 async function status(store: LoginStore, out: Out): Promise<number> {
   const found = await store.read();

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { duration } from '../format/text.js';
 import { callbackPage } from './callback-page.js';
 import { newPkce, newState } from './pkce.js';
 import { endpointOf, type StoredLogin } from './stored-login.js';
@@ -8,6 +9,8 @@ import { OAuthError, type TokenClient } from './token-client.js';
 /** A sign-in under way: the URL to open, and the login it ends in once the browser comes back. */
 export interface LoginFlow {
   url: string;
+  /** Where the browser comes back to: a port on this machine's loopback address. */
+  redirectUri: string;
   result: Promise<StoredLogin>;
   cancel(): void;
 }
@@ -49,7 +52,7 @@ export async function startLoginFlow(options: {
     else settle.resolve(login!);
   };
   const timer = setTimeout(
-    () => finish(new LoginFlowError(`Nobody finished signing in within ${options.timeoutMs / 60_000} minutes.`)),
+    () => finish(new LoginFlowError(`Nobody finished signing in within ${duration(options.timeoutMs)}.`)),
     options.timeoutMs,
   );
   timer.unref();
@@ -111,6 +114,7 @@ export async function startLoginFlow(options: {
     authorize.searchParams.set(name, value);
   return {
     url: authorize.toString(),
+    redirectUri,
     result,
     cancel: () => finish(new LoginFlowError('The sign-in was cancelled.')),
   };

@@ -1,6 +1,7 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
 import { CHANGELOG_CLIENTS } from '../contract/enums.js';
 import { UserInputError } from '../errors.js';
+import { clip } from '../format/text.js';
 import type { Logger } from '../logger.js';
 import type { Redactor } from '../redact.js';
 import { logFailure, protocolErrorOf } from '../tool-errors.js';
@@ -67,8 +68,10 @@ function changelogPage(variables: Record<string, string | string[]>): { client: 
   const client = String(variables.client);
   const page = Number(variables.page);
   if (!(CHANGELOG_CLIENTS as readonly string[]).includes(client))
-    throw new UserInputError(`Unknown changelog client '${client}'; use one of ${CHANGELOG_CLIENTS.join(', ')}.`);
+    throw new UserInputError(`Unknown changelog client '${clip(client)}'; use one of ${CHANGELOG_CLIENTS.join(', ')}.`);
   if (!Number.isSafeInteger(page) || page < 0)
-    throw new UserInputError(`Changelog page must be a whole number of 0 or more, got '${String(variables.page)}'.`);
+    throw new UserInputError(
+      `Changelog page must be a whole number of 0 or more, got '${clip(String(variables.page))}'.`,
+    );
   return { client, page };
 }

@@ -42,7 +42,7 @@ export async function applyChanges(writes: PlannedEntry[], ctx: ToolContext): Pr
     try {
       ctx.audit({ phase: 'intent', chunk, changes: part.map(changeOf) });
     } catch (error) {
-      const message = `the audit log could not be written (${error instanceof Error ? error.message : String(error)}), so this chunk was not sent; fix --audit-log (path, permissions, free space) and call again`;
+      const message = `the audit log could not be written (${error instanceof Error ? error.message : String(error)}), so this chunk was not sent; whoever runs the server fixes --audit-log (path, permissions, free space), then call again`;
       for (const p of part) Object.assign(p, { status: 'not_sent', reason: message });
       chunks.push({ entries: part.length, outcome: 'not_sent', error: message });
       continue;

@@ -7,20 +7,30 @@ import type { ToolContext } from './types.js';
 
 export type Confirmation = 'accepted' | 'declined' | 'cancelled' | 'not_asked';
 
+/** How the changes can be applied when this connection cannot ask for the confirmation they need. */
+export const APPLY_ELSEWHERE =
+  'To apply them, the user makes the change in an MCP client that can show a confirmation form (elicitation); for trusted automation, whoever runs the server starts it with --confirm-writes never.';
+
+/** How a write would go from this call's connection: sent, sent once the user confirms, or refused. */
+export type ApplyPath = 'call_again' | 'call_again_user_confirms' | 'not_on_this_connection';
+export function howToApply(ctx: ToolContext): ApplyPath {
+  if (!ctx.confirmation) return 'call_again';
+  return ctx.confirmation.answer ? 'call_again_user_confirms' : 'not_on_this_connection';
+}
+
 /**
  * The user's answer to exactly these writes, when the server may ask: throws ConfirmationNeeded to ask,
  * and refuses to write when this connection cannot ask at all. 'not_asked' when confirmation is off.
  */
 export async function confirmWrites(writes: PlannedEntry[], ctx: ToolContext): Promise<Confirmation> {
   if (!ctx.confirmation) return 'not_asked';
+  if (!ctx.confirmation.answer)
+    throw new UserInputError(
+      `Nothing was written: budget changes need the user's confirmation, and ${ctx.confirmation.why}.`,
+      `Calling again is refused the same way, whatever the arguments; dry_run: true still previews the changes. ${APPLY_ELSEWHERE}`,
+    );
   const digest = digestOf(writes);
   const answer = await ctx.confirmation.answer(digest);
-  if (answer === 'cannot_ask') {
-    throw new UserInputError(
-      'Nothing was written: this connection cannot ask the user to confirm budget changes. Preview them with dry_run: true. ' +
-        'To apply them, use a client that supports elicitation (forms), where the user confirms the changes; for trusted automation, start the server with --confirm-writes never',
-    );
-  }
   if (answer === 'missing' || answer === 'stale') throw new ConfirmationNeeded(confirmMessage(writes, ctx), digest);
   return answer;
 }

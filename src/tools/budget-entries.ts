@@ -1,5 +1,6 @@
 import type { BudgetResource } from '../contract/enums.js';
 import { BUDGET_LIMIT_PATTERN } from '../contract/limits.js';
+import { clip } from '../format/text.js';
 import { identityKey } from '../upstream/merge.js';
 
 export interface EntryInput {
@@ -63,9 +64,10 @@ export function normalizeLimit(limit: EntryInput['limit']): { limit: string } | 
     return { limit: String(limit) };
   }
   if (BUDGET_LIMIT_PATTERN.test(limit)) return { limit };
-  if (/^0\d/.test(limit)) return { error: `limit '${limit}' has leading zeros` };
-  if (/^\d{19,}$/.test(limit)) return { error: `limit '${limit}' has more than 18 digits` };
+  const shown = clip(limit);
+  if (/^0\d/.test(limit)) return { error: `limit '${shown}' has leading zeros` };
+  if (/^\d{19,}$/.test(limit)) return { error: `limit '${shown}' has more than 18 digits` };
   if (limit === '0' || /^-/.test(limit))
-    return { error: `limit '${limit}' must be a positive integer (use null or "" to clear)` };
-  return { error: `limit '${limit}' is not a positive integer string (no fractions, exponents, signs or spaces)` };
+    return { error: `limit '${shown}' must be a positive integer (use null or "" to clear)` };
+  return { error: `limit '${shown}' is not a positive integer string (no fractions, exponents, signs or spaces)` };
 }

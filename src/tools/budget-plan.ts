@@ -1,5 +1,6 @@
 import { PLAN_RESOURCE, type BillingPlan, type BudgetResource } from '../contract/enums.js';
 import { UserInputError } from '../errors.js';
+import { clip } from '../format/text.js';
 import { InvalidArgumentError } from '../upstream/errors.js';
 import { entryKey, normalizeLimit, type EntryInput, type PlannedEntry } from './budget-entries.js';
 import { fullResource, shortResource } from './budget-resources.js';
@@ -30,8 +31,10 @@ export async function planChanges(
       before: null,
       after: '',
     } satisfies Partial<PlannedEntry>;
+    // A refused identity is echoed cut, like any refused value: it may be a megabyte of anything.
     const invalid = (reason: string, resource: BudgetResource | null = null): PlannedEntry => ({
       ...base,
+      user: clip(base.user),
       resource,
       status: 'invalid',
       reason,

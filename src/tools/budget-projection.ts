@@ -92,6 +92,6 @@ export function projectionMethod(m: MonthSoFar): string {
   const rate = `Projected at the average daily use of the month's ${m.completeDays} complete day${m.completeDays === 1 ? '' : 's'}`;
   const rest = m.daysInMonth - m.completeDays;
   return m.partial
-    ? `${rate}: today at that rate (or what it has used, if more) and the ${rest - 1} days after it.`
+    ? `${rate}: today at that rate (or what it has used, if more)${rest === 1 ? '' : ` and the ${rest === 2 ? 'day' : `${rest - 1} days`} after it`}.`
     : `${rate}, for the ${rest} day${rest === 1 ? '' : 's'} after them.`;
 }

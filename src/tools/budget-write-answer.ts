@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { BillingPlan } from '../contract/enums.js';
-import { commonDomain, shortId } from '../format/text.js';
+import { commonDomain, plural, shortId } from '../format/text.js';
 import type { Chunk } from './apply-budget-changes.js';
-import type { Confirmation } from './budget-confirmation.js';
+import { APPLY_ELSEWHERE, type ApplyPath, type Confirmation } from './budget-confirmation.js';
 import type { PlannedEntry } from './budget-entries.js';
 import { shortResource } from './budget-resources.js';
 
@@ -26,6 +26,10 @@ export const writeAnswer = z.object({
   dry_run: z.boolean(),
   resource: z.string().nullable(),
   confirmation: z.enum(['accepted', 'declined', 'cancelled', 'not_asked']),
+  to_apply: z
+    .enum(['call_again', 'call_again_user_confirms', 'not_on_this_connection'])
+    .optional()
+    .describe('dry run: whether calling again with dry_run false applies, after confirming, or is refused here'),
   complete: z.boolean(),
   counts: z.record(z.string(), z.number().int()),
   entries: z.array(
@@ -50,6 +54,14 @@ export const writeAnswer = z.object({
 });
 type WriteAnswer = z.output<typeof writeAnswer>;
 
+/** What a dry run says about applying: true for this connection (a write it cannot confirm is refused). */
+const APPLY_TEXT: Record<ApplyPath, string> = {
+  call_again: 'Call again with dry_run false to apply.',
+  call_again_user_confirms: 'Call again with dry_run false to apply; the user is asked to confirm first.',
+  not_on_this_connection: `Calling again with dry_run false would be refused: this connection cannot ask the user to confirm budget changes. ${APPLY_ELSEWHERE}`,
+};
+
+const entries = (n: number) => `${n} ${plural(n, 'entry', 'entries')}`;
 const nothingValid = (entries: Array<{ status: string }>) => entries.every((e) => REFUSED.has(e.status));
 
 /** Nothing applied because nothing was valid is a failure; a preview of it is not (it says so instead). */
@@ -61,6 +73,7 @@ export function writeAnswerOf(
   confirmation: Confirmation,
   planned: PlannedEntry[],
   chunks: Chunk[],
+  toApply?: ApplyPath,
 ) {
   const counts: Record<string, number> = {};
   for (const p of planned) counts[p.status] = (counts[p.status] ?? 0) + 1;
@@ -76,6 +89,7 @@ export function writeAnswerOf(
             : 'BUDGET_RESOURCE_CREDITS_CONSUMED'
           : null,
     confirmation,
+    ...(dryRun && toApply ? { to_apply: toApply } : {}),
     complete: chunks.every((c) => c.outcome === 'applied'),
     counts,
     entries: planned.map((p) => ({
@@ -102,12 +116,12 @@ export function writeAnswerText(out: WriteAnswer): string {
     .join(', ');
   const refusedAll = nothingValid(out.entries);
   const head = out.dry_run
-    ? `Dry run, nothing written (${out.entries.length} entries): ${summary}.`
+    ? `Dry run, nothing written (${entries(out.entries.length)}): ${summary}.`
     : out.confirmation === 'declined' || out.confirmation === 'cancelled'
       ? `Not written: the user ${out.confirmation} the confirmation. Planned: ${summary}.`
       : refusedAll
-        ? `Nothing written: none of the ${out.entries.length} entries could be sent (${summary}).`
-        : `${out.complete ? 'Done' : 'INCOMPLETE'} (${out.entries.length} entries): ${summary}.`;
+        ? `Nothing written: ${out.entries.length === 1 ? 'the entry could not' : `none of the ${entries(out.entries.length)} could`} be sent (${summary}).`
+        : `${out.complete ? 'Done' : 'INCOMPLETE'} (${entries(out.entries.length)}): ${summary}.`;
   const lines = [head];
   if (out.dry_run && !(c.new || c.changed || c.cleared)) {
     lines.push(
@@ -119,7 +133,7 @@ export function writeAnswerText(out: WriteAnswer): string {
   if (!out.complete)
     lines.push(
       ...out.chunks.map(
-        (ch, i) => `chunk ${i + 1} (${ch.entries} entries): ${ch.outcome}${ch.error ? ` (${ch.error})` : ''}`,
+        (ch, i) => `chunk ${i + 1} (${entries(ch.entries)}): ${ch.outcome}${ch.error ? ` (${ch.error})` : ''}`,
       ),
     );
   const domain = commonDomain(out.entries.map((e) => e.user));
@@ -134,7 +148,7 @@ export function writeAnswerText(out: WriteAnswer): string {
   if (interesting.length > 40) lines.push(`… ${interesting.length - 40} more in the structured result.`);
   if (domain)
     lines.push(`(emails ${domain}; resource ${out.resource ? shortResource(out.resource) : 'as given'}, monthly)`);
-  if (out.dry_run && (c.new || c.changed || c.cleared)) lines.push('Call again with dry_run false to apply.');
+  if (out.dry_run && (c.new || c.changed || c.cleared)) lines.push(APPLY_TEXT[out.to_apply ?? 'call_again']);
   if (!out.dry_run && refusedAll) {
     lines.push(
       'Fix each entry as its reason says (unknown_identity: check the spelling; the identity must belong to the organization), preview with dry_run: true, then call again.',

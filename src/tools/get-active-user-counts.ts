@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { askedFreshnessSchema, freshnessLine, type FreshnessOut } from '../format/freshness.js';
-import { int } from '../format/text.js';
+import { int, plural } from '../format/text.js';
 import { dauCount } from '../upstream/endpoints/dau-count.js';
 import { dauTrend, fullWeeks, mean, trendOut, trendText } from './dau-trend.js';
 import { comparable } from './comparable.js';
@@ -77,7 +77,7 @@ export const getActiveUserCounts = comparable(
     },
     text(out) {
       const s = out.summary;
-      const counted = s.days < out.days.length ? `${s.days} published days` : `${s.days} days`;
+      const counted = s.days < out.days.length ? `${s.days} published days` : `${s.days} ${plural(s.days, 'day')}`;
       const head = `Daily active users ${out.start_date}..${out.end_date} (${counted}): avg ${int(Math.round(s.average))}/day`;
       const split =
         s.weekday_average !== null && s.weekend_average !== null

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonDomain, int, shortId } from '../format/text.js';
+import { commonDomain, count, int, shortId } from '../format/text.js';
 import { getUserBudgetOverrides } from '../upstream/endpoints/get-user-budget-overrides.js';
 import { fullResource, periodInput, resourceInput, shortResource } from './budget-resources.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
@@ -87,7 +87,7 @@ export const getBudgetOverrides = defineTool({
     const c = out.counts;
     const resources = [...new Set(out.rows.map((r) => r.resource))].join(', ');
     const lines = [
-      `${int(out.total_rows)} budget overrides${resources ? ` (${resources}, monthly)` : ''}: ${c.users} users, ${c.service_accounts} service accounts${c.cleared ? `, ${c.cleared} cleared` : ''}. Read live at ${out.read_at.slice(0, 16).replace('T', ' ')} UTC.`,
+      `${count(out.total_rows, 'budget override')}${resources ? ` (${resources}, monthly)` : ''}: ${count(c.users, 'user')}, ${count(c.service_accounts, 'service account')}${c.cleared ? `, ${c.cleared} cleared` : ''}. Read live at ${out.read_at.slice(0, 16).replace('T', ' ')} UTC.`,
     ];
     const limits = Object.entries(c.by_limit).sort((a, b) => b[0].length - a[0].length || (b[0] < a[0] ? -1 : 1));
     if (limits.length) lines.push(`Limits: ${limits.map(([l, n]) => `${int(l)}×${n}`).join(', ')}.`);

@@ -1,3 +1,4 @@
+import { plural } from '../format/text.js';
 import { z } from 'zod';
 import { CHANGELOG_CLIENTS } from '../contract/enums.js';
 import { freshnessLine, freshnessSchema } from '../format/freshness.js';
@@ -44,7 +45,7 @@ export const getChangelog = defineTool({
     const field = (e: Record<string, unknown>, k: string) =>
       typeof e[k] === 'string' || typeof e[k] === 'number' ? String(e[k]) : '';
     const lines = [
-      `Changelog (${out.client}), page ${out.page} of ${Math.max(1, Math.ceil(out.total / out.page_size)) - 1} (zero-based), ${out.total} entries${out.has_more ? `; next: page ${out.page + 1}` : ''}.`,
+      `Changelog (${out.client}), page ${out.page} of ${Math.max(1, Math.ceil(out.total / out.page_size)) - 1} (zero-based), ${out.total} ${plural(out.total, 'entry', 'entries')}${out.has_more ? `; next: page ${out.page + 1}` : ''}.`,
     ];
     for (const e of out.entries) {
       const title = field(e, 'title') || JSON.stringify(e).slice(0, 120);

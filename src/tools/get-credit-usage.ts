@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { freshnessLine } from '../format/freshness.js';
-import { commonDomain, int, percent, shortId, table } from '../format/text.js';
+import { commonDomain, count, int, percent, plural, shortId, table } from '../format/text.js';
 import { formatDay } from '../util/utc-date.js';
 import { identityKey } from '../upstream/merge.js';
 import { creditUsageByUser } from '../upstream/endpoints/credit-usage-by-user.js';
@@ -89,7 +89,7 @@ export const getCreditUsage = comparable(
       const partial = out.truncated || out.next_cursor !== null ? ' Partial: not every page was read.' : '';
       const today = out.includes_today ? " Today's figures are partial." : '';
       const lines = [
-        `Credits ${out.start_date}..${out.end_date}: ${int(total)} consumed by ${int(out.totals.users)} users and service accounts (${int(out.total_rows)} rows; showing ${out.returned_rows}).${partial}${today}`,
+        `Credits ${out.start_date}..${out.end_date}: ${int(total)} consumed by ${int(out.totals.users)} ${plural(out.totals.users, 'user or service account', 'users and service accounts')} (${count(out.total_rows, 'row')}; showing ${out.returned_rows}).${partial}${today}`,
       ];
       if (out.totals.by_model) {
         const models = Object.entries(out.totals.by_model).sort((a, b) => b[1] - a[1]);

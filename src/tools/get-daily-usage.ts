@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { askedFreshnessSchema, freshnessLine } from '../format/freshness.js';
-import { int, table } from '../format/text.js';
+import { int, plural, table } from '../format/text.js';
 import { dailyUsage } from '../upstream/endpoints/daily-usage.js';
 import { comparable } from './comparable.js';
 import { answerFreshness } from './complete-days.js';
@@ -45,7 +45,7 @@ export const getDailyUsage = comparable(
       // Zero-valued noise is left out: a metric that is zero on every day gets no column.
       const shown = out.metrics.filter((m) => out.totals[m] !== 0);
       const lines = [
-        `Daily usage ${out.start_date}..${out.end_date}, ${out.days_with_activity} days with activity. Totals: ${shown.map((m) => `${m} ${int(out.totals[m]!)}`).join(', ') || 'no activity'}.`,
+        `Daily usage ${out.start_date}..${out.end_date}, ${out.days_with_activity} ${plural(out.days_with_activity, 'day')} with activity. Totals: ${shown.map((m) => `${m} ${int(out.totals[m]!)}`).join(', ') || 'no activity'}.`,
       ];
       const zero = out.metrics.filter((m) => out.totals[m] === 0);
       if (zero.length) lines.push(`All zero: ${zero.join(', ')}.`);

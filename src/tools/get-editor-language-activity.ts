@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { freshnessLine } from '../format/freshness.js';
-import { commonDomain, int, percent, shortId, table } from '../format/text.js';
+import { commonDomain, count, int, percent, shortId, table } from '../format/text.js';
 import { identityKey } from '../upstream/merge.js';
 import { dailyUserActivityByEditorLanguage } from '../upstream/endpoints/daily-user-activity-by-editor-language.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
@@ -120,7 +120,7 @@ export const getEditorLanguageActivity = defineTool({
     const partial = out.truncated || out.next_cursor !== null ? ' Partial: not every page was read.' : '';
     const by = out.group_by ? `by ${out.group_by}` : 'per user, editor and language';
     const lines = [
-      `Editor/language activity on ${out.date}, ${by}: ${int(out.total_rows)} rows, ${int(out.totals.users)} distinct users; top ${out.returned_rows} by ${out.sort_by}.${partial}`,
+      `Editor/language activity on ${out.date}, ${by}: ${count(out.total_rows, 'row')}, ${count(out.totals.users, 'distinct user')}; top ${out.returned_rows} by ${out.sort_by}.${partial}`,
       `Totals: ${shown.map((m) => `${m} ${int(out.totals.values[m]!)}`).join(', ') || 'no activity'}.`,
     ];
     // Without this, a model adds up the per-editor counts and reports more people than there are.

@@ -1,7 +1,7 @@
 import { rangeText } from '../upstream/dates.js';
 import { z } from 'zod';
 import { askedFreshnessSchema, freshnessLine } from '../format/freshness.js';
-import { int, usd } from '../format/text.js';
+import { int, plural, usd } from '../format/text.js';
 import { dailyUserActivityByEditorLanguage } from '../upstream/endpoints/daily-user-activity-by-editor-language.js';
 import { creditUsageByUser } from '../upstream/endpoints/credit-usage-by-user.js';
 import { userActivity } from '../upstream/endpoints/user-activity.js';
@@ -113,7 +113,7 @@ export const getUserProfile = defineTool({
     const shown = a ? Object.entries(a.metrics).filter(([, v]) => v !== 0) : [];
     lines.push(
       a
-        ? `Active ${a.active_days} days; ${shown.map(([m, v]) => `${m} ${int(v)}`).join(', ') || 'no activity'}.`
+        ? `Active ${a.active_days} ${plural(a.active_days, 'day')}; ${shown.map(([m, v]) => `${m} ${int(v)}`).join(', ') || 'no activity'}.`
         : 'No activity in the range.',
     );
     const cr = out.credits;

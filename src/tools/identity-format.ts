@@ -1,4 +1,5 @@
 import { UserInputError } from '../errors.js';
+import { clip } from '../format/text.js';
 
 /**
  * What can be checked about an identity before it is sent: a malformed one makes the upstream refuse the
@@ -33,5 +34,3 @@ export function assertCursor(cursor: string | undefined): void {
     `cursor is ${cursor.length} characters long, which no upstream cursor is; pass back next_cursor exactly as an earlier answer gave it, or leave cursor out to start from the first page`,
   );
 }
-
-const clip = (text: string) => (text.length > 80 ? `${text.slice(0, 77)}...` : text);

@@ -37,6 +37,8 @@ export function sortByInput<const E extends readonly string[]>(extra: E, fallbac
 export const metricsInput = z
   .array(metricEnum)
   .min(1)
+  // A metric named twice is one column, where it is first named: the same in every tool that takes metrics.
+  .transform((fields) => [...new Set(fields)])
   .optional()
   .describe('metric fields to include (default: a core five)');
 

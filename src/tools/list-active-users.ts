@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { freshnessLine } from '../format/freshness.js';
-import { commonDomain, int, shortId } from '../format/text.js';
+import { commonDomain, count, int, shortId } from '../format/text.js';
 import { dau } from '../upstream/endpoints/dau.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { date, listInputs, pageInputs, usersInput } from './inputs.js';
@@ -49,7 +49,7 @@ export const listActiveUsers = defineTool({
     const domain = commonDomain(out.rows.map((r) => r.user));
     const scope = out.next_cursor !== null || out.truncated ? ' (partial: more pages exist)' : '';
     const lines = [
-      `Active on ${out.date}: ${int(out.active)} (${int(out.users_active)} users, ${int(out.service_accounts_active)} service accounts)${scope}.`,
+      `Active on ${out.date}: ${int(out.active)} (${count(out.users_active, 'user')}, ${count(out.service_accounts_active, 'service account')})${scope}.`,
     ];
     if (out.total_rows !== out.active) lines.push(`Matching your filter: ${out.total_rows}.`);
     if (out.rows.length > 0) {

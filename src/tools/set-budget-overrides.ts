@@ -3,7 +3,7 @@ import type { BillingPlan } from '../contract/enums.js';
 import { getUserBudgetOverrides, planOf } from '../upstream/endpoints/get-user-budget-overrides.js';
 import { applyChanges, type Chunk } from './apply-budget-changes.js';
 import { periodInput, resourceInput } from './budget-resources.js';
-import { confirmWrites, type Confirmation } from './budget-confirmation.js';
+import { confirmWrites, howToApply, type Confirmation } from './budget-confirmation.js';
 import { planChanges } from './budget-plan.js';
 import { isFailedWrite, writeAnswer, writeAnswerOf, writeAnswerText } from './budget-write-answer.js';
 import { defineTool } from './define-tool.js';
@@ -38,7 +38,7 @@ export const setBudgetOverrides = defineTool({
     const planned = await planChanges(args.overrides, plan, ctx);
     const writes = planned.filter((p) => WRITES.has(p.status));
     const result = (confirmation: Confirmation, chunks: Chunk[] = []) =>
-      writeAnswerOf(args.dry_run, plan, confirmation, planned, chunks);
+      writeAnswerOf(args.dry_run, plan, confirmation, planned, chunks, howToApply(ctx));
     if (args.dry_run || writes.length === 0) return result('not_asked');
     const confirmation = await confirmWrites(writes, ctx);
     if (confirmation === 'declined' || confirmation === 'cancelled') return result(confirmation);

@@ -25,14 +25,14 @@ export interface ToolContext {
   /** Resolves a user-supplied email or pseudonym to the real email. */
   resolveEmail: (text: string) => Promise<string>;
   /**
-   * The user's answer to a confirmation this call asked for, when the server may ask (the client can
-   * show a form and --confirm-writes is auto); undefined when it cannot ask. 'missing' (not asked yet)
-   * and 'stale' (asked about a different change) mean: throw ConfirmationNeeded. 'cannot_ask': the
-   * connection cannot tell whether the client can confirm (stateless 2025-era HTTP), so do not write.
+   * How a write is confirmed; undefined when it is not (--confirm-writes never, or a stdio client without
+   * forms under auto). `answer`: the user's answer to a confirmation this call asked for; 'missing' (not
+   * asked yet) and 'stale' (asked about a different change) mean: throw ConfirmationNeeded. Without
+   * `answer`, a confirmation is required but this connection cannot ask for one (`why`), so do not write.
    */
-  confirmation?: {
-    answer(digest: string): Promise<'accepted' | 'declined' | 'cancelled' | 'missing' | 'stale' | 'cannot_ask'>;
-  };
+  confirmation?:
+    | { answer(digest: string): Promise<'accepted' | 'declined' | 'cancelled' | 'missing' | 'stale'> }
+    | { answer?: undefined; why: string };
   /** Records budget changes that were sent upstream. */
   audit: AuditSink;
 }

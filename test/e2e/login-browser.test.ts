@@ -84,7 +84,7 @@ describe('signing in with a browser, then serving on the login', () => {
     const login = runLogin([]);
     expect(await approveInBrowser(await login.url, /Read organization analytics/)).toBe('Signed in');
     expect(await login.exit).toBe(0);
-    expect(login.out().stdout).toMatch(/Signed in to .* as \S+@\S+ with the scopes read\./);
+    expect(login.out().stdout).toMatch(/Signed in to .* as \S+@\S+ with the read scope\./);
 
     const stored = (await new LoginStore(accountOf(sim), 'file', { XDG_CONFIG_HOME: home.dir }).read())!.login;
     for (const secret of [stored.access_token, stored.refresh_token!])
@@ -123,13 +123,55 @@ describe('signing in with a browser, then serving on the login', () => {
     let out = '';
     status.stdout.on('data', (d: Buffer) => (out += d.toString()));
     expect(await new Promise((r) => status.on('exit', r))).toBe(0);
-    expect(out).toMatch(/scopes read, write/);
+    expect(out).toMatch(/with the read and write scopes\./);
     expect(out).toMatch(/expires at \d{4}-\d\d-\d\dT/);
     const file = JSON.parse(
       readFileSync(new LoginStore(accountOf(sim), 'file', { XDG_CONFIG_HOME: home.dir }).file, 'utf8'),
     );
     expect(out).not.toContain(file.access_token);
     expect(out).not.toContain(file.refresh_token);
+  });
+
+  it('says how long it waits, and a browser on another machine finishes the sign-in as the printed steps say', async () => {
+    const store = new LoginStore(accountOf(sim), 'file', { XDG_CONFIG_HOME: home.dir });
+    await store.remove();
+    const login = runLogin([]);
+    const url = await login.url;
+    await expect.poll(() => login.out().stderr).toMatch(/curl '<the address>'/);
+    const stderr = login.out().stderr;
+    const waiting =
+      /Waiting up to 5 minutes for the browser to come back to (http:\/\/127\.0\.0\.1:(\d+)\/callback)/.exec(stderr);
+    expect(waiting).not.toBeNull();
+    const [, callbackUrl, port] = waiting!;
+    expect(stderr).toContain(`ssh -L ${port}:127.0.0.1:${port}`);
+    expect(stderr).toMatch(/asking for the read scope/);
+    // The other machine's browser cannot reach this machine's loopback: its redirect fails to load there.
+    const page = await browser.newPage();
+    let redirect = '';
+    // The approval's redirect is taken from the sign-in service's answer, and the browser is shown an error.
+    await page.route(
+      (u) => u.pathname.endsWith('/authorize') && !u.search,
+      async (route) => {
+        const approved = await route.fetch({ maxRedirects: 0 });
+        redirect = approved.headers()['location'] ?? '';
+        await route.fulfill({ status: 502, body: `This site can't be reached: ${redirect}` });
+      },
+    );
+    try {
+      await page.goto(url);
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await expect.poll(() => redirect).not.toBe('');
+    } finally {
+      await page.close();
+    }
+    expect(redirect.startsWith(`${callbackUrl}?code=`)).toBe(true);
+    expect(existsSync(store.file)).toBe(false);
+    // What the printed steps say to run on this machine: curl of the address the browser could not load.
+    const answer = await fetch(redirect);
+    expect(answer.status).toBe(200);
+    expect(await login.exit).toBe(0);
+    expect(login.out().stdout).toMatch(/Signed in to .* with the read scope\./);
+    expect(existsSync(store.file)).toBe(true);
   });
 
   it('refuses a redirect whose state is not the one it sent, stores nothing, and still takes the real one', async () => {

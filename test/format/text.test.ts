@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { commonDomain, int, percent, shortId, table, usd, usdWhole } from '../../src/format/text.js';
+import {
+  clip,
+  commonDomain,
+  duration,
+  int,
+  percent,
+  plural,
+  scopesText,
+  shortId,
+  table,
+  usd,
+  usdWhole,
+} from '../../src/format/text.js';
 import { freshnessLine } from '../../src/format/freshness.js';
 
 describe('text helpers', () => {
@@ -77,5 +89,42 @@ describe('text helpers', () => {
     ).toMatch(/^data through 2026-11-18; 2026-11-19 and 2026-11-20 are not published yet/);
     // Nothing asked for beyond it: nothing said.
     expect(freshnessLine(early)).toBe('data through 2026-11-19; next refresh ~03:00 UTC');
+  });
+});
+
+describe('words for counts, durations, scopes and echoed values', () => {
+  it.each([
+    [1, 'entry', 'entries', 'entry'],
+    [0, 'entry', 'entries', 'entries'],
+    [2, 'day', undefined, 'days'],
+    [1n, 'person', 'people', 'person'],
+  ] as const)('plural(%s, %s)', (n, one, many, word) => {
+    expect(plural(n, one, many)).toBe(word);
+  });
+
+  it.each([
+    [0, '0 ms'],
+    [412.4, '412 ms'],
+    [999, '999 ms'],
+    [3400, '3.4 s'],
+    [95_000, '95 s'],
+    [5 * 60_000, '5 minutes'],
+    [60_000 * 1.2, '72 s'],
+    [150_000, '3 minutes'],
+  ])('duration(%s) is %s, never "0 s"', (ms, text) => {
+    expect(duration(ms)).toBe(text);
+  });
+
+  it.each([
+    [['read'], 'the read scope'],
+    [['read', 'write'], 'the read and write scopes'],
+    [[], 'no scope'],
+  ])('scopesText(%j)', (scopes, text) => {
+    expect(scopesText(scopes)).toBe(text);
+  });
+
+  it('clip keeps 79 characters and an ellipsis of anything over 80', () => {
+    expect(clip('x'.repeat(80))).toBe('x'.repeat(80));
+    expect(clip('x'.repeat(81))).toBe(`${'x'.repeat(79)}…`);
   });
 });

@@ -55,6 +55,13 @@ describe('the changelog resource', () => {
       'changelog://all/two',
       "Changelog page must be a whole number of 0 or more, got 'two'.",
     ],
+    // A value is echoed cut, never whole.
+    [
+      'a huge client',
+      `changelog://${'x'.repeat(50_000)}/0`,
+      `Unknown changelog client '${'x'.repeat(79)}…'; use one of`,
+    ],
+    ['a huge page', `changelog://all/${'9'.repeat(50_000)}`, `got '${'9'.repeat(79)}…'.`],
   ])('refuses %s as invalid params, in the words of the tools', async (_name, uri, words) => {
     const error = await failure(h.mcp.readResource({ uri }));
     expect(error.code).toBe(ProtocolErrorCode.InvalidParams);

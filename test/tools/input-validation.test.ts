@@ -119,6 +119,33 @@ describe.each(['legacy', 'modern'] as const)(
       expect(line).not.toHaveProperty('stack');
     });
 
+    const FORMS = 'compare_to: use "previous_period", "previous_year" or {start_date, end_date}';
+    it.each([
+      ['an empty object', {}, `${FORMS} (compare_to.start_date is required; compare_to.end_date is required)`],
+      ['an unknown name', 'last_year', FORMS],
+      ['a number', 5, FORMS],
+      ['an array', [], FORMS],
+      ['half a period', { start_date: '2026-10-01' }, `${FORMS} (compare_to.end_date is required)`],
+      [
+        'a misspelt field',
+        { from: '2026-10-01', end_date: '2026-10-31' },
+        `${FORMS} (unknown field in compare_to from (did you mean start_date?); the valid fields are start_date, end_date; compare_to.start_date is required)`,
+      ],
+      [
+        'a date in another format',
+        { start_date: '2026-10-01', end_date: '31.10.2026' },
+        'compare_to.end_date: use YYYY-MM-DD',
+      ],
+    ])('answers compare_to as %s naming the forms it takes', async (_what, compare_to, message) => {
+      for (const tool of TOOLS.filter((t) => 'compare_to' in t.input.shape).map((t) => t.name)) {
+        const r = await h.call(tool, { range: 'previous_month', compare_to });
+        expect(r.isError, tool).toBe(true);
+        expect(r.text, tool).toContain(`Invalid arguments for ${tool}: ${message}`);
+        expect(r.text, tool).not.toMatch(/Invalid input(?!:)/);
+      }
+      expect(h.sim.requests()).toEqual([]);
+    });
+
     it('keeps the answer short when thousands of arguments are wrong', async () => {
       const overrides = Array.from({ length: 5000 }, (_, i) => ({
         user_email: `u${i}@example.com`,
@@ -128,7 +155,7 @@ describe.each(['legacy', 'modern'] as const)(
       const many = await h.call('set_budget_overrides', { overrides, dry_run: true, ['y'.repeat(100_000)]: 1 });
       expect(many.isError).toBe(true);
       expect(many.text).toContain('and 4991 more problems');
-      expect(many.text).toContain(`unknown argument ${'y'.repeat(57)}…;`);
+      expect(many.text).toContain(`unknown argument ${'y'.repeat(79)}…;`);
       expect(many.text.length).toBeLessThan(3000);
     });
 

@@ -130,7 +130,7 @@ describe('applying', () => {
     await start({ config: { confirmWrites: 'never' } });
     const r = await h.call('set_budget_overrides', { overrides: [{ user_email: members(h)[0], limit: '1.5' }] });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/^Nothing written: none of the 1 entries could be sent \(invalid 1\)/);
+    expect(r.text).toMatch(/^Nothing written: the entry could not be sent \(invalid 1\)/);
     expect(r.text).toMatch(/#0 .* invalid: limit '1\.5' is not a positive integer/);
     expect(r.text).toMatch(/Fix each entry as its reason says/);
     expect(r.structured.counts).toEqual({ invalid: 1 });
@@ -392,9 +392,11 @@ describe('confirmation by form elicitation', () => {
     const before = await current(h, a);
     const r = await h.call('set_budget_overrides', { overrides: [{ user_email: a, limit: '4242' }] });
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/^Nothing was written: this connection cannot ask the user to confirm budget changes\./);
+    expect(r.text).toMatch(
+      /^Nothing was written: budget changes need the user's confirmation, and this request does not say what its client can do/,
+    );
     expect(r.text).toMatch(/dry_run: true/);
-    expect(r.text).toMatch(/supports elicitation \(forms\)/);
+    expect(r.text).toMatch(/can show a confirmation form \(elicitation\)/);
     expect(r.text).toMatch(/--confirm-writes never/);
     expect(r.text).not.toMatch(/stdio|older protocol/);
     expect(await current(h, a)).toBe(before);
