@@ -53,7 +53,9 @@ export function registerChangelogResource(server: McpServer, deps: ChangelogReso
         return {
           contents: [{ uri: uri.href, mimeType: 'application/json', text: deps.redact.text(JSON.stringify(value)) }],
           // ttlMs is 2026-07-28 vocabulary: only its requests carry the per-request envelope.
-          ...(ctx.mcpReq.envelope ? { ttlMs: changelogTtlMs(freshness, deps.client.now(), deps.client.refreshHour) } : {}),
+          ...(ctx.mcpReq.envelope
+            ? { ttlMs: changelogTtlMs(freshness, deps.client.now(), deps.client.refreshHour) }
+            : {}),
         };
       } catch (error) {
         // A resource read has no isError result: it fails as a JSON-RPC error, in the funnel's words.
