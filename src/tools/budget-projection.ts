@@ -30,8 +30,8 @@ export const budgetRowOut = z.object({
   limit: z.string().nullable().describe('"" cleared; null no override'),
   used: z.string().nullable(),
   percent_used: z.number().nullable(),
-  projected: z.string().nullable().describe('end of month at the current daily rate'),
-  limit_day: z.string().nullable().describe('when the limit is reached at that rate, this month'),
+  projected: z.string().nullable().describe('month end at the daily rate'),
+  limit_day: z.string().nullable().describe('day the limit falls at that rate'),
 });
 export type BudgetRow = z.output<typeof budgetRowOut>;
 

@@ -29,7 +29,7 @@ export const writeAnswer = z.object({
   to_apply: z
     .enum(['call_again', 'call_again_user_confirms', 'not_on_this_connection'])
     .optional()
-    .describe('dry run: whether calling again with dry_run false applies, after confirming, or is refused here'),
+    .describe('dry run: what calling again does'),
   complete: z.boolean(),
   counts: z.record(z.string(), z.number().int()),
   entries: z.array(

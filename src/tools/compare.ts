@@ -20,7 +20,7 @@ export const comparisonOut = z.object({
   end_date: z.string(),
   days: z.number().int(),
   current_days: z.number().int(),
-  basis: z.enum(['totals', 'per_day']).describe('per_day when the periods differ in length'),
+  basis: z.enum(['totals', 'per_day']),
   metrics: z.array(
     z.object({
       name: z.string(),

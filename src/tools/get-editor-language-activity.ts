@@ -37,7 +37,7 @@ export const getEditorLanguageActivity = defineTool({
         language: z.string().optional(),
         user: z.string().optional(),
         kind: z.enum(['user', 'service_account']).optional(),
-        users: z.number().int().describe('distinct users and service accounts in the row'),
+        users: z.number().int().describe('distinct identities'),
         values: metricValues,
       }),
     ),

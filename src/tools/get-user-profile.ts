@@ -51,7 +51,7 @@ export const getUserProfile = defineTool({
     budget: budgetUserRowOut
       .omit({ user: true, kind: true })
       .extend({ plan: z.enum(['credits', 'usd']).nullable(), ...monthToDateOut.shape }),
-    uses: usesOut.nullable().describe('editors and languages, messages each; null: no active day'),
+    uses: usesOut.nullable().describe('null: no active day'),
     sources: sourcesOut,
     freshness: askedFreshnessSchema,
   }),

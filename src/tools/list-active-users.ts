@@ -21,7 +21,7 @@ export const listActiveUsers = defineTool({
   }),
   output: z.object({
     date: z.string(),
-    active: z.number().int().describe('identities active that day (this page only in raw-page mode)'),
+    active: z.number().int().describe('that day; raw-page mode: this page'),
     users_active: z.number().int(),
     service_accounts_active: z.number().int(),
     rows: z.array(z.object(identityOut)),

@@ -23,7 +23,7 @@ export const topUserOut = z.object({
 export const editorsOut = z.object({
   date: z.string(),
   active_users: z.number().int(),
-  by_editor: z.record(z.string(), z.number().int()).describe('people per editor; one person can use several'),
+  by_editor: z.record(z.string(), z.number().int()).describe('a person can use several'),
 });
 
 /**
