@@ -20,7 +20,7 @@ export default tseslint.config(
           patterns: [
             { group: ['@modelcontextprotocol/*'], message: 'src/upstream/ knows nothing of MCP.' },
             {
-              group: ['**/tools/**', '**/server.js', '**/transports/**', '**/resources/**', '**/prompts/**'],
+              group: ['**/tools/**', '**/mcp/**', '**/transports/**'],
               message: 'src/upstream/ does not import the MCP layer.',
             },
           ],
@@ -37,8 +37,8 @@ export default tseslint.config(
         {
           patterns: [
             {
-              group: ['**/upstream/**', '**/tools/**', '**/server.js'],
-              message: 'The simulator never imports the client or the MCP layer.',
+              group: ['**/upstream/**', '**/domain/**', '**/tools/**', '**/mcp/**'],
+              message: 'The simulator never imports the client, its domain rules or the MCP layer.',
             },
           ],
         },

@@ -1,10 +1,10 @@
-// Writes the bundle's icon (dist/icon.png, 512×512) from the one drawing in src/icon.ts.
+// Writes the bundle's icon (dist/icon.png, 512×512) from the one drawing in src/mcp/icon.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url);
 const { outputFiles } = await build({
-  entryPoints: [new URL('src/icon.ts', root).pathname],
+  entryPoints: [new URL('src/mcp/icon.ts', root).pathname],
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { EXIT_FAILURE, EXIT_USAGE, UsageError, helpPointer } from './cli-options.js';
+import { EXIT_FAILURE, EXIT_USAGE, UsageError, helpPointer } from './config/cli-options.js';
 import { VERSION } from './version.js';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
@@ -32,11 +32,11 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'warm') {
     // Before the server's --help: `warm --help` describes the warm-up.
-    const { runWarmCommand } = await import('./warm-command.js');
+    const { runWarmCommand } = await import('./warm/warm-command.js');
     return runWarmCommand(rest, process.env);
   }
   if (argv.includes('--help') || argv.includes('-h')) {
-    const { HELP } = await import('./config.js');
+    const { HELP } = await import('./config/config.js');
     process.stdout.write(HELP);
     return 0;
   }

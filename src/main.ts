@@ -1,10 +1,10 @@
-import { reportUnfinishedWrites } from './audit.js';
-import { ConfigError, loadConfig } from './config.js';
+import { reportUnfinishedWrites } from './privacy/audit.js';
+import { ConfigError, loadConfig } from './config/config.js';
 import type { Caller } from './auth/caller.js';
 import type { Logger } from './logger.js';
 import { createRuntime, type Runtime } from './runtime.js';
 import type { HttpServing } from './transports/http.js';
-import { createServer, type ServerDeps } from './server.js';
+import { createServer, type ServerDeps } from './mcp/server.js';
 import { WRITE_TOOLS } from './tools/index.js';
 import { isLoopbackHost, nonLoopbackRefusal } from './transports/loopback.js';
 import { serveStdio } from './transports/stdio.js';
@@ -25,10 +25,14 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
       `a login (ANALYTICS_AUTH_URL and ANALYTICS_CLIENT_ID without a token) serves one person: use stdio or a loopback --host, or give a shared server a service-account token (ANALYTICS_API_TOKEN).`,
     );
   // Checked before anything starts, so that a bad list is a usage error, not a failure at 02:10.
-  const warmItems = config.warm ? (await import('./warm-list.js')).warmListOf(config.warmList) : undefined;
-  const tenants = config.tenantsFile ? await (await import('./tenants.js')).tenantRuntimes(config, env) : undefined;
+  const warmItems = config.warm ? (await import('./warm/warm-list.js')).warmListOf(config.warmList) : undefined;
+  const tenants = config.tenantsFile
+    ? await (await import('./config/tenants.js')).tenantRuntimes(config, env)
+    : undefined;
   const runtime = tenants ? tenants.runtimes[0]! : await createRuntime(config, { env });
-  const warm = warmItems ? new (await import('./warm-schedule.js')).WarmScheduler({ items: warmItems }) : undefined;
+  const warm = warmItems
+    ? new (await import('./warm/warm-schedule.js')).WarmScheduler({ items: warmItems })
+    : undefined;
   warm?.start(runtime);
   // Each runtime closes once, and the Redis connection the tenants share after them.
   const close = once(async () => {

@@ -1,14 +1,14 @@
 import { createHmac } from 'node:crypto';
-import { createAuditSink, type AuditSink } from './audit.js';
-import { ConfigError, type Config } from './config.js';
+import { createAuditSink, type AuditSink } from './privacy/audit.js';
+import { ConfigError, type Config } from './config/config.js';
 import type { ConversationSignIn } from './login/sign-in.js';
 import type { LoginCredential } from './login/login-credential.js';
 import { createLogger, secretScrubber, type Logger } from './logger.js';
-import { Pseudonymizer } from './pii.js';
+import { Pseudonymizer } from './privacy/pii.js';
 import type { Simulator } from './simulator/index.js';
-import { resolveCacheDir } from './upstream/cache-dir.js';
+import { resolveCacheDir } from './upstream/cache/cache-dir.js';
 import { AnalyticsClient } from './upstream/client.js';
-import type { SharedRedis } from './upstream/redis-connection.js';
+import type { SharedRedis } from './upstream/limits/redis-connection.js';
 import { once } from './util/once.js';
 
 export interface Runtime {
@@ -102,7 +102,7 @@ export async function createRuntime(
 /** The one Redis connection of this process; an outage is logged once when it starts and once when it ends. */
 export async function sharedRedis(url: string, log: Logger): Promise<SharedRedis> {
   // Loaded only here: a server without --redis-url never needs the Redis client.
-  const { connectRedis } = await import('./upstream/redis-connection.js');
+  const { connectRedis } = await import('./upstream/limits/redis-connection.js');
   let down = false;
   return connectRedis(url, {
     onError: (error) => {

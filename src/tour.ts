@@ -2,10 +2,10 @@ import { count } from './format/text.js';
 import { realpathSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { configSchema } from './config.js';
+import { configSchema } from './config/config.js';
 import { createRuntime } from './runtime.js';
-import { createServer } from './server.js';
-import type { Organization } from './simulator/organization.js';
+import { createServer } from './mcp/server.js';
+import type { Organization } from './simulator/data/organization.js';
 
 const QUESTIONS: Array<[string, string, Record<string, unknown>]> = [
   ['Who used the most credits in the last 30 days?', 'get_credit_usage', { range: 'last_30_days', limit: 10 }],

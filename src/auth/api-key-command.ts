@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { UsageError, helpPointer } from '../cli-options.js';
+import { UsageError, helpPointer } from '../config/cli-options.js';
 import { ApiKeysFileError, newApiKey, readKeysFile, writeKeysFile, type Role } from './api-keys.js';
 
 const COMMAND = 'org-analytics-mcp api-key';

@@ -1,4 +1,4 @@
-import type { Freshness } from '../upstream/freshness.js';
+import type { Freshness } from '../domain/freshness.js';
 import { z } from 'zod';
 
 export const freshnessSchema = z.object({

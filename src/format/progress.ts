@@ -1,4 +1,4 @@
-import type { ListingStatus } from '../upstream/background-listings.js';
+import type { ListingStatus } from '../upstream/listing/background-listings.js';
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 

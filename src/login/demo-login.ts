@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { schemaOf } from '../cli-options.js';
+import type { schemaOf } from '../config/cli-options.js';
 import type { LOGIN_OPTIONS } from './login-options.js';
 import { signedInLine, signIn } from './login-command.js';
 

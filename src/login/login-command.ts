@@ -1,5 +1,5 @@
-import { optionsHelp } from '../cli-help.js';
-import { UsageError, helpPointer, readOptions, schemaOf, validateOptions } from '../cli-options.js';
+import { optionsHelp } from '../config/cli-help.js';
+import { UsageError, helpPointer, readOptions, schemaOf, validateOptions } from '../config/cli-options.js';
 import { duration, scopesText } from '../format/text.js';
 import { describeLocation, LoginStore } from './login-store.js';
 import { LOGIN_OPTIONS } from './login-options.js';

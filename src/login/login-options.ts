@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { OptionTable } from '../cli-options.js';
-import { SERVER_OPTIONS } from '../options.js';
+import type { OptionTable } from '../config/cli-options.js';
+import { SERVER_OPTIONS } from '../config/options.js';
 
 const SCOPES = ['read', 'write'] as const;
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { z } from 'zod';
-import { HttpTransport } from '../upstream/http.js';
+import { HttpTransport } from '../upstream/transport/http.js';
 import { VERSION } from '../version.js';
 import { endpointOf, type LoginAccount, type StoredLogin } from './stored-login.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Option } from '../cli-options.js';
+import type { Option } from '../config/cli-options.js';
 import { oauthOptionsSchema, simulatorOptionsSchema } from './options.js';
 
 const shape = simulatorOptionsSchema.shape;

@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { FAULT_KINDS } from './faults.js';
-import { bearerOf } from './credentials.js';
-import { sendJson, type SimulatorContext } from './http-handler.js';
-import { parseJsonBody, readBodyText } from './params.js';
+import { FAULT_KINDS } from './http/faults.js';
+import { bearerOf } from './http/credentials.js';
+import { sendJson, type SimulatorContext } from './http/http-handler.js';
+import { parseJsonBody, readBodyText } from './http/params.js';
 
 export const CONTROL_PREFIX = '/__sim/';
 

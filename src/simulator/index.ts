@@ -5,19 +5,19 @@ import { parseIsoDay } from '../util/utc-date.js';
 import type { BillingPlan } from '../contract/enums.js';
 import { SimClock } from './clock.js';
 import { CONTROL_PREFIX, applySettings, handleControl, settingsUpdateSchema, type SettingsUpdate } from './control.js';
-import { Faults, type FaultSpec } from './faults.js';
-import { handleApi, type SimulatorContext } from './http-handler.js';
+import { Faults, type FaultSpec } from './http/faults.js';
+import { handleApi, type SimulatorContext } from './http/http-handler.js';
 import { createOAuthContext } from './oauth/context.js';
 import { handleOAuth, isOAuthPath } from './oauth/router.js';
 import { simulatorOptionsSchema, type SimulatorOptions } from './options.js';
 import { seedFrom } from './random.js';
-import { RateLimiter } from './rate-limit.js';
-import { RequestLog, type RequestLogEntry } from './request-log.js';
+import { RateLimiter } from './http/rate-limit.js';
+import { RequestLog, type RequestLogEntry } from './http/request-log.js';
 import { SimState } from './state.js';
 
 export type { SimulatorOptions } from './options.js';
-export type { FaultSpec } from './faults.js';
-export type { RequestLogEntry } from './request-log.js';
+export type { FaultSpec } from './http/faults.js';
+export type { RequestLogEntry } from './http/request-log.js';
 
 /** Test switches of the authorization server, as an administrator or the test harness would flip them. */
 export interface SimulatorOAuth {

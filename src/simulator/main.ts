@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { optionsHelp } from '../cli-help.js';
-import { readOptions, schemaOf, validateOptions } from '../cli-options.js';
+import { optionsHelp } from '../config/cli-help.js';
+import { readOptions, schemaOf, validateOptions } from '../config/cli-options.js';
 import { SIMULATOR_COMMAND_OPTIONS } from './command-options.js';
 import { startSimulator } from './index.js';
 

@@ -1,11 +1,11 @@
 import type { BillingPlan } from '../contract/enums.js';
 import { dayFromMs } from '../util/utc-date.js';
-import { DayStore, type DayData } from './activity.js';
-import { generateChangelog, type ChangelogEntry } from './changelog-data.js';
+import { DayStore, type DayData } from './data/activity.js';
+import { generateChangelog, type ChangelogEntry } from './data/changelog-data.js';
 import type { SimClock } from './clock.js';
-import { generateOrganization, type Organization } from './organization.js';
-import { OverrideStore } from './overrides.js';
-import { ResultCache } from './pagination.js';
+import { generateOrganization, type Organization } from './data/organization.js';
+import { OverrideStore } from './data/overrides.js';
+import { ResultCache } from './http/pagination.js';
 
 /** The metrics of day D appear at 02:00 UTC on D+1. */
 export const PUBLISH_DELAY_MS = 2 * 3_600_000;

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { commonDomain, count, int, shortId } from '../format/text.js';
 import { getUserBudgetOverrides } from '../upstream/endpoints/get-user-budget-overrides.js';
-import { fullResource, periodInput, resourceInput, shortResource } from './budget-resources.js';
+import { fullResource, periodInput, resourceInput, shortResource } from './budget/budget-resources.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
-import { assertServiceAccountName } from './identity-format.js';
-import { listInputs } from './inputs.js';
-import { tableOut } from './listing.js';
-import { identityOf, identityOut } from './rows.js';
+import { assertServiceAccountName } from './shared/identity-format.js';
+import { listInputs } from './shared/inputs.js';
+import { tableOut } from './shared/listing.js';
+import { identityOf, identityOut } from './shared/rows.js';
 
 export const getBudgetOverrides = defineTool({
   name: 'get_budget_overrides',

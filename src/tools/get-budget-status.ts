@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
 import { commonDomain, int, shortId, table } from '../format/text.js';
-import { combineFreshness } from '../upstream/freshness.js';
-import { BUDGET_STATUSES } from './budget-projection.js';
-import { budgetStatuses, budgetUserRowOut, monthToDateOut } from './budget-status.js';
+import { combineFreshness } from '../domain/freshness.js';
+import { BUDGET_STATUSES } from './budget/budget-projection.js';
+import { budgetStatuses, budgetUserRowOut, monthToDateOut } from './budget/budget-status.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
-import { listInputs, usersInput } from './inputs.js';
-import { tableOut } from './listing.js';
-import { identityNamed } from './rows.js';
+import { listInputs, usersInput } from './shared/inputs.js';
+import { tableOut } from './shared/listing.js';
+import { identityNamed } from './shared/rows.js';
 
 export const getBudgetStatus = defineTool({
   name: 'get_budget_status',

@@ -2,15 +2,15 @@ import { z } from 'zod';
 import { GROUP_BY_KEYS } from '../contract/enums.js';
 import { freshnessLine } from '../format/freshness.js';
 import { commonDomain, int, percent, shortId, usd, usdWhole } from '../format/text.js';
-import { compareDecimals } from '../upstream/numbers.js';
+import { compareDecimals } from '../domain/numbers.js';
 import { costAnalytics } from '../upstream/endpoints/cost-analytics.js';
-import { costOut, costRowOf, costRowOut, costTotals, MONEY, TOKENS } from './cost-rows.js';
-import { comparable } from './comparable.js';
-import { costMovers, costQuery, groupKeys, SHORT } from './cost-query.js';
+import { costOut, costRowOf, costRowOut, costTotals, MONEY, TOKENS } from './shared/cost-rows.js';
+import { comparable } from './shared/comparable.js';
+import { costMovers, costQuery, groupKeys, SHORT } from './shared/cost-query.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
-import { listInputs, pageInputs, rangeArg, rangeInputs } from './inputs.js';
-import { listOut, listOutput, listRows } from './listing.js';
-import { sortRows } from './rows.js';
+import { listInputs, pageInputs, rangeArg, rangeInputs } from './shared/inputs.js';
+import { listOut, listOutput, listRows } from './shared/listing.js';
+import { sortRows } from './shared/rows.js';
 
 const strings = z.array(z.string().min(1)).max(1000).optional();
 

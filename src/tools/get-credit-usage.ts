@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { freshnessLine } from '../format/freshness.js';
 import { commonDomain, count, int, percent, plural, shortId, table } from '../format/text.js';
 import { formatDay } from '../util/utc-date.js';
-import { identityKey } from '../upstream/merge.js';
+import { identityKey } from '../upstream/listing/merge.js';
 import { creditUsageByUser } from '../upstream/endpoints/credit-usage-by-user.js';
-import { comparable } from './comparable.js';
-import { moverMap } from './compare.js';
+import { comparable } from './shared/comparable.js';
+import { moverMap } from './shared/compare.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
-import { listInputs, pageInputs, rangeArg, rangeInputs, usersInput } from './inputs.js';
-import { listAll, listOut, listOutput, listRows } from './listing.js';
-import { identityOf, identityOut, sortRows, userMatcher } from './rows.js';
+import { listInputs, pageInputs, rangeArg, rangeInputs, usersInput } from './shared/inputs.js';
+import { listAll, listOut, listOutput, listRows } from './shared/listing.js';
+import { identityOf, identityOut, sortRows, userMatcher } from './shared/rows.js';
 
 export const getCreditUsage = comparable(
   defineTool({

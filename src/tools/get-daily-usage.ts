@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { askedFreshnessSchema, freshnessLine } from '../format/freshness.js';
 import { int, plural, table } from '../format/text.js';
 import { dailyUsage } from '../upstream/endpoints/daily-usage.js';
-import { comparable } from './comparable.js';
-import { answerFreshness } from './complete-days.js';
+import { comparable } from './shared/comparable.js';
+import { answerFreshness } from './shared/complete-days.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
-import { listAll } from './listing.js';
-import { metricsInput, rangeArg, rangeInputs } from './inputs.js';
-import { DEFAULT_METRICS, metricValues, pickMetrics, sumMetrics } from './metrics.js';
+import { listAll } from './shared/listing.js';
+import { metricsInput, rangeArg, rangeInputs } from './shared/inputs.js';
+import { DEFAULT_METRICS, metricValues, pickMetrics, sumMetrics } from './shared/metrics.js';
 
 export const getDailyUsage = comparable(
   defineTool({

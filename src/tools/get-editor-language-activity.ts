@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { freshnessLine } from '../format/freshness.js';
 import { commonDomain, count, int, percent, shortId, table } from '../format/text.js';
-import { identityKey } from '../upstream/merge.js';
+import { identityKey } from '../upstream/listing/merge.js';
 import { dailyUserActivityByEditorLanguage } from '../upstream/endpoints/daily-user-activity-by-editor-language.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
-import { date, listInputs, metricsInput, pageInputs, sortByInput, usersInput } from './inputs.js';
-import { listOut, listOutput, listRows } from './listing.js';
-import { metricFields, metricValues, pickMetrics, sumMetrics } from './metrics.js';
-import { identityOf, sortRows } from './rows.js';
+import { date, listInputs, metricsInput, pageInputs, sortByInput, usersInput } from './shared/inputs.js';
+import { listOut, listOutput, listRows } from './shared/listing.js';
+import { metricFields, metricValues, pickMetrics, sumMetrics } from './shared/metrics.js';
+import { identityOf, sortRows } from './shared/rows.js';
 
 const GROUPS = ['editor', 'language', 'editor_language', 'user'] as const;
 

@@ -1,4 +1,4 @@
-import { rangeText } from '../upstream/dates.js';
+import { rangeText } from '../domain/dates.js';
 import { z } from 'zod';
 import { freshnessLine, freshnessOut, freshnessSchema } from '../format/freshness.js';
 import { commonDomain, int, shortId, usd, usdWhole } from '../format/text.js';
@@ -6,12 +6,12 @@ import { costAnalytics, type CostQuery } from '../upstream/endpoints/cost-analyt
 import { dailyUserActivityByEditorLanguage } from '../upstream/endpoints/daily-user-activity-by-editor-language.js';
 import { dauCount } from '../upstream/endpoints/dau-count.js';
 import { userActivity } from '../upstream/endpoints/user-activity.js';
-import { combineFreshness } from '../upstream/freshness.js';
+import { combineFreshness } from '../domain/freshness.js';
 import { formatDay } from '../util/utc-date.js';
-import { dauTrend, mean, trendOut, trendText } from './dau-trend.js';
+import { dauTrend, mean, trendOut, trendText } from './shared/dau-trend.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
-import { rangeInputs } from './inputs.js';
-import { listAll } from './listing.js';
+import { rangeInputs } from './shared/inputs.js';
+import { listAll } from './shared/listing.js';
 import {
   costByModel,
   costSum,
@@ -23,9 +23,9 @@ import {
   sourcesOut,
   topUserOut,
   topUsers,
-} from './overview-parts.js';
-import { completePeriod } from './complete-days.js';
-import { change, changeOut, previousPeriod } from './periods.js';
+} from './shared/overview-parts.js';
+import { completePeriod } from './shared/complete-days.js';
+import { change, changeOut, previousPeriod } from './shared/periods.js';
 
 const BY_MODEL: CostQuery = {
   group_by_keys: ['COST_ANALYTICS_GROUP_BY_RESOURCE'],

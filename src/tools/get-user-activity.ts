@@ -3,13 +3,21 @@ import type { MetricField } from '../contract/metrics.js';
 import { freshnessLine } from '../format/freshness.js';
 import { commonDomain, int, shortId, table } from '../format/text.js';
 import { userActivity } from '../upstream/endpoints/user-activity.js';
-import { comparable } from './comparable.js';
-import { moverMap } from './compare.js';
+import { comparable } from './shared/comparable.js';
+import { moverMap } from './shared/compare.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
-import { listInputs, metricsInput, pageInputs, rangeArg, rangeInputs, sortByInput, usersInput } from './inputs.js';
-import { listAll, listOut, listOutput, listRows } from './listing.js';
-import { metricFields, metricValues, pickMetrics, sumMetrics } from './metrics.js';
-import { identityOf, identityOut, sortRows, userMatcher } from './rows.js';
+import {
+  listInputs,
+  metricsInput,
+  pageInputs,
+  rangeArg,
+  rangeInputs,
+  sortByInput,
+  usersInput,
+} from './shared/inputs.js';
+import { listAll, listOut, listOutput, listRows } from './shared/listing.js';
+import { metricFields, metricValues, pickMetrics, sumMetrics } from './shared/metrics.js';
+import { identityOf, identityOut, sortRows, userMatcher } from './shared/rows.js';
 
 export const getUserActivity = comparable(
   defineTool({

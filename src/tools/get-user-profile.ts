@@ -1,19 +1,19 @@
-import { rangeText } from '../upstream/dates.js';
+import { rangeText } from '../domain/dates.js';
 import { z } from 'zod';
 import { askedFreshnessSchema, freshnessLine } from '../format/freshness.js';
 import { int, plural, usd } from '../format/text.js';
 import { dailyUserActivityByEditorLanguage } from '../upstream/endpoints/daily-user-activity-by-editor-language.js';
 import { creditUsageByUser } from '../upstream/endpoints/credit-usage-by-user.js';
 import { userActivity } from '../upstream/endpoints/user-activity.js';
-import { combineFreshness } from '../upstream/freshness.js';
-import { identityKey } from '../upstream/merge.js';
-import { answerWithinMs } from './answer-pending.js';
-import { budgetStatuses, budgetUserRowOut, monthToDateOut } from './budget-status.js';
+import { combineFreshness } from '../domain/freshness.js';
+import { identityKey } from '../upstream/listing/merge.js';
+import { answerWithinMs } from './shared/answer-pending.js';
+import { budgetStatuses, budgetUserRowOut, monthToDateOut } from './budget/budget-status.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
-import { rangeInputs } from './inputs.js';
-import { listAll } from './listing.js';
-import { metricValues } from './metrics.js';
-import { answerFreshness, completePeriod } from './complete-days.js';
+import { rangeInputs } from './shared/inputs.js';
+import { listAll } from './shared/listing.js';
+import { metricValues } from './shared/metrics.js';
+import { answerFreshness, completePeriod } from './shared/complete-days.js';
 import {
   costOf,
   costProfile,
@@ -23,10 +23,10 @@ import {
   profileCreditsOut,
   usesOf,
   usesOut,
-} from './profile-parts.js';
-import { sourcesOut } from './overview-parts.js';
-import { identityNamed } from './rows.js';
-import { identityOf } from './rows.js';
+} from './shared/profile-parts.js';
+import { sourcesOut } from './shared/overview-parts.js';
+import { identityNamed } from './shared/rows.js';
+import { identityOf } from './shared/rows.js';
 
 export const getUserProfile = defineTool({
   name: 'get_user_profile',

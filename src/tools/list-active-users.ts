@@ -3,9 +3,9 @@ import { freshnessLine } from '../format/freshness.js';
 import { commonDomain, count, int, shortId } from '../format/text.js';
 import { dau } from '../upstream/endpoints/dau.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
-import { date, listInputs, pageInputs, usersInput } from './inputs.js';
-import { listOut, listOutput, listRows } from './listing.js';
-import { identityOf, identityOut } from './rows.js';
+import { date, listInputs, pageInputs, usersInput } from './shared/inputs.js';
+import { listOut, listOutput, listRows } from './shared/listing.js';
+import { identityOf, identityOut } from './shared/rows.js';
 
 export const listActiveUsers = defineTool({
   name: 'list_active_users',

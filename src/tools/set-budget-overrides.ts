@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { BillingPlan } from '../contract/enums.js';
 import { getUserBudgetOverrides, planOf } from '../upstream/endpoints/get-user-budget-overrides.js';
-import { applyChanges, type Chunk } from './apply-budget-changes.js';
-import { periodInput, resourceInput } from './budget-resources.js';
-import { confirmWrites, howToApply, type Confirmation } from './budget-confirmation.js';
-import { planChanges } from './budget-plan.js';
-import { isFailedWrite, writeAnswer, writeAnswerOf, writeAnswerText } from './budget-write-answer.js';
+import { applyChanges, type Chunk } from './budget/apply-budget-changes.js';
+import { periodInput, resourceInput } from './budget/budget-resources.js';
+import { confirmWrites, howToApply, type Confirmation } from './budget/budget-confirmation.js';
+import { planChanges } from './budget/budget-plan.js';
+import { isFailedWrite, writeAnswer, writeAnswerOf, writeAnswerText } from './budget/budget-write-answer.js';
 import { defineTool } from './define-tool.js';
 import type { ToolContext } from './types.js';
 

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import type { AuditSink } from '../audit.js';
-import type { Config } from '../config.js';
+import type { AuditSink } from '../privacy/audit.js';
+import type { Config } from '../config/config.js';
 import type { Logger } from '../logger.js';
-import type { Pseudonymizer } from '../pii.js';
+import type { Pseudonymizer } from '../privacy/pii.js';
 import type { AnalyticsClient } from '../upstream/client.js';
-import type { ListingStatus } from '../upstream/background-listings.js';
+import type { ListingStatus } from '../upstream/listing/background-listings.js';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;

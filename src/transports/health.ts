@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import type { SharedRedis } from '../upstream/redis-connection.js';
+import type { SharedRedis } from '../upstream/limits/redis-connection.js';
 
 /** What /readyz checks: the upstream answers HTTP at all (no token spent), and Redis is connected when configured. */
 export interface ReadinessTarget {

@@ -9,7 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { Authenticator, callerOf } from '../auth/authenticator.js';
 import { READ_SCOPE, SCOPES, WRITE_SCOPE, type Caller } from '../auth/caller.js';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 
 type AuthConfig = Pick<Config, 'publicUrl' | 'authIssuer' | 'apiKeysFile' | 'tenantClaim'>;
 

@@ -4,8 +4,8 @@ import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcon
 import { createMcpHandler, type AuthInfo, type McpServer } from '@modelcontextprotocol/server';
 import { callerOf } from '../auth/authenticator.js';
 import type { Caller } from '../auth/caller.js';
-import type { Config } from '../config.js';
-import { ConfigError } from '../config.js';
+import type { Config } from '../config/config.js';
+import { ConfigError } from '../config/config.js';
 import type { Logger } from '../logger.js';
 import { Health, type ReadinessTarget } from './health.js';
 import { HttpAuth, authenticates, readJson } from './http-auth.js';

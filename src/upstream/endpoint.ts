@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Operation } from './caller.js';
-import type { DateRules, NamedRange, RangeInput } from './dates.js';
-import { dailyPolicy } from './freshness.js';
-import { concat } from './merge.js';
-import type { PageShape } from './pagination.js';
+import type { Operation } from './transport/caller.js';
+import type { DateRules, NamedRange, RangeInput } from '../domain/dates.js';
+import { dailyPolicy } from '../domain/freshness.js';
+import { concat } from './listing/merge.js';
+import type { PageShape } from './listing/pagination.js';
 import { count, dayMeta, isoDate, paginationSchema, rangeMeta } from './schemas.js';
 
 /**

@@ -1,17 +1,17 @@
 import type { z } from 'zod';
 import { MAX_RANGE_DAYS } from '../contract/limits.js';
 import { formatDay } from '../util/utc-date.js';
-import type { CachedAnswer } from './cache.js';
-import type { Caller, CallOptions } from './caller.js';
-import { rangeText, resolveDate, resolveRangeArg, splitRange, type DayRange } from './dates.js';
-import type { Days } from './published-days.js';
+import type { CachedAnswer } from './cache/cache.js';
+import type { Caller, CallOptions } from './transport/caller.js';
+import { rangeText, resolveDate, resolveRangeArg, splitRange, type DayRange } from '../domain/dates.js';
+import type { Days } from '../domain/published-days.js';
 import type { DateArg, Endpoint, ListArgs, Listing, RangeArg } from './endpoint.js';
 import { InvalidArgumentError } from './errors.js';
-import type { Priority } from './limiter.js';
-import { combineFreshness, type Freshness } from './freshness.js';
-import { canonicalKey } from './canonical-key.js';
-import type { PageEstimates } from './page-estimates.js';
-import { collect, type PageCaps, type PageShape, type Progress } from './pagination.js';
+import type { Priority } from './limits/limiter.js';
+import { combineFreshness, type Freshness } from '../domain/freshness.js';
+import { canonicalKey } from './cache/canonical-key.js';
+import type { PageEstimates } from './listing/page-estimates.js';
+import { collect, type PageCaps, type PageShape, type Progress } from './listing/pagination.js';
 
 /** An answer built from one or more upstream responses. */
 export interface Answer<T> {

@@ -1,9 +1,9 @@
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { configSchema } from '../../src/config.js';
+import { configSchema } from '../../src/config/config.js';
 import { createLogger } from '../../src/logger.js';
-import { Pseudonymizer } from '../../src/pii.js';
-import { createServer } from '../../src/server.js';
+import { Pseudonymizer } from '../../src/privacy/pii.js';
+import { createServer } from '../../src/mcp/server.js';
 import { startSimulator } from '../../src/simulator/index.js';
 import { AnalyticsClient } from '../../src/upstream/client.js';
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpHandler } from '@modelcontextprotocol/server';
-import { createServer } from '../../src/server.js';
+import { createServer } from '../../src/mcp/server.js';
 import { harness, type Harness } from '../helpers/mcp.js';
 
 /** A tools/call sent as raw JSON text, as a client on the wire would: the only way "__proto__" is an own key. */

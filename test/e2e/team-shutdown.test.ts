@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { REDIS_CLIENT_NAME } from '../../src/upstream/redis-connection.js';
+import { REDIS_CLIENT_NAME } from '../../src/upstream/limits/redis-connection.js';
 import { startHttpBinary, type HttpBinary } from '../helpers/http-binary.js';
 import { startIssuer, type Issuer } from '../helpers/oidc.js';
 import { freePort, startRedisServer, stopRedisServer } from '../helpers/redis-server.js';

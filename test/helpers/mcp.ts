@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
 import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from '@modelcontextprotocol/client';
 import { InMemoryTransport, createMcpHandler } from '@modelcontextprotocol/server';
-import { OUTCOME_EVENT, createAuditSink, type AuditRecord } from '../../src/audit.js';
-import { configSchema, type Config } from '../../src/config.js';
+import { OUTCOME_EVENT, createAuditSink, type AuditRecord } from '../../src/privacy/audit.js';
+import { configSchema, type Config } from '../../src/config/config.js';
 import { createLogger } from '../../src/logger.js';
-import { Pseudonymizer } from '../../src/pii.js';
-import { createServer, type ServerDeps } from '../../src/server.js';
+import { Pseudonymizer } from '../../src/privacy/pii.js';
+import { createServer, type ServerDeps } from '../../src/mcp/server.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
 import type { AnalyticsClient, ClientOptions } from '../../src/upstream/client.js';
 import { clientFor } from './client.js';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { startHttp } from '../../src/main.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import type { HttpServing } from '../../src/transports/http.js';

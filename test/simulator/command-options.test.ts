@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { flagSpec } from '../../src/cli-help.js';
-import { readOptions, schemaOf, validateOptions, type Option } from '../../src/cli-options.js';
+import { flagSpec } from '../../src/config/cli-help.js';
+import { readOptions, schemaOf, validateOptions, type Option } from '../../src/config/cli-options.js';
 import { SIMULATOR_COMMAND_OPTIONS } from '../../src/simulator/command-options.js';
 import { SIMULATOR_HELP } from '../../src/simulator/main.js';
 

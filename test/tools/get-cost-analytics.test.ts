@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sumDecimals } from '../../src/upstream/numbers.js';
+import { sumDecimals } from '../../src/domain/numbers.js';
 import { harness, truth, truthAll, type Harness } from '../helpers/mcp.js';
 import { R30, TOOL_TEST_USERS } from '../helpers/tools.js';
 

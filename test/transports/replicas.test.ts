@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/config/config.js';
 import { startHttp } from '../../src/main.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';

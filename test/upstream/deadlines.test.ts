@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { AnalyticsClient, ClientOptions } from '../../src/upstream/client.js';
-import { withDeadline } from '../../src/upstream/deadline.js';
+import { withDeadline } from '../../src/upstream/transport/deadline.js';
 import { CancelledError, TimeoutError } from '../../src/upstream/errors.js';
 import { NOW } from '../helpers/sim.js';
 import { clientFor, requestsTo } from '../helpers/client.js';

@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../src/simulator/routes.js';
+import { ROUTES } from '../../src/simulator/http/routes.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { AnalyticsClient } from '../../src/upstream/client.js';
 import type { Endpoint, Listing } from '../../src/upstream/endpoint.js';

@@ -2,16 +2,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { toolErrorMessage } from '../../src/tool-errors.js';
+import { toolErrorMessage } from '../../src/mcp/tool-errors.js';
 import type { AnalyticsClient, ClientOptions } from '../../src/upstream/client.js';
-import { withDeadline } from '../../src/upstream/deadline.js';
+import { withDeadline } from '../../src/upstream/transport/deadline.js';
 import {
   PermissionDeniedError,
   RateLimitedError,
   UnauthenticatedError,
   UpstreamUnavailableError,
 } from '../../src/upstream/errors.js';
-import { proxyFor } from '../../src/upstream/http.js';
+import { proxyFor } from '../../src/upstream/transport/http.js';
 import { NOW } from '../helpers/sim.js';
 import { clientFor, requestsTo } from '../helpers/client.js';
 import { changelog } from '../../src/upstream/endpoints/changelog.js';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { AnalyticsClient } from '../../src/upstream/client.js';
-import { identityKey } from '../../src/upstream/merge.js';
-import { sumCounts, sumDecimals } from '../../src/upstream/numbers.js';
+import { identityKey } from '../../src/upstream/listing/merge.js';
+import { sumCounts, sumDecimals } from '../../src/domain/numbers.js';
 import { METRIC_FIELDS } from '../../src/contract/metrics.js';
 import { NOW } from '../helpers/sim.js';
 import { clientFor, requestsTo } from '../helpers/client.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatDay, minusYears, parseIsoDay, weekday } from '../../src/util/utc-date.js';
-import { decimalString } from '../../src/simulator/render.js';
+import { decimalString } from '../../src/simulator/http/render.js';
 import { stringifyWithBigInts } from '../../src/util/json.js';
 
 describe('UTC day numbers', () => {

@@ -6,11 +6,11 @@ import {
   type BudgetResource,
 } from '../../contract/enums.js';
 import { BUDGET_LIMIT_PATTERN, MAX_OVERRIDES_PER_SET } from '../../contract/limits.js';
-import { invalidArgument } from '../errors.js';
-import { findIdentity, type IdentityKind } from '../organization.js';
-import { bodyObject, enumOf, isPlainObject, rejectUnknownFields, stringArrayOf } from '../params.js';
-import { identityField } from '../render.js';
-import { API, type Route } from '../route.js';
+import { invalidArgument } from '../http/errors.js';
+import { findIdentity, type IdentityKind } from '../data/organization.js';
+import { bodyObject, enumOf, isPlainObject, rejectUnknownFields, stringArrayOf } from '../http/params.js';
+import { identityField } from '../http/render.js';
+import { API, type Route } from '../http/route.js';
 import type { EndpointContext } from '../state.js';
 
 /** POST /analytics/v0/get-user-budget-overrides */

@@ -1,7 +1,7 @@
 import { CHANGELOG_CLIENTS, type ChangelogClient } from '../../contract/enums.js';
 import { CHANGELOG_PAGE_SIZE } from '../../contract/limits.js';
-import { ChangelogError, changelogUnavailable } from '../errors.js';
-import type { Route } from '../route.js';
+import { ChangelogError, changelogUnavailable } from '../http/errors.js';
+import type { Route } from '../http/route.js';
 import type { EndpointContext } from '../state.js';
 
 /** GET {site_url}/api/changelog: public, unauthenticated; unknown query parameters are ignored, as websites do. */

@@ -1,14 +1,14 @@
 import { GRANULARITIES, GROUP_BY_KEYS, type GroupByKey } from '../../contract/enums.js';
 import { formatDay } from '../../util/utc-date.js';
-import { aggregate, COLUMNS } from '../cost-aggregate.js';
-import { parseFilters } from '../cost-filters.js';
-import { groupValues, radixes } from '../cost-groups.js';
-import { resolveCostRange } from '../dates.js';
-import { invalidArgument } from '../errors.js';
-import { decodeCursor, fingerprint, pageOf } from '../pagination.js';
-import { bodyObject, enumOf, pageSizeOf, stringArrayOf } from '../params.js';
-import { decimalString } from '../render.js';
-import { API, type Route } from '../route.js';
+import { aggregate, COLUMNS } from '../data/cost-aggregate.js';
+import { parseFilters } from '../data/cost-filters.js';
+import { groupValues, radixes } from '../data/cost-groups.js';
+import { resolveCostRange } from '../data/dates.js';
+import { invalidArgument } from '../http/errors.js';
+import { decodeCursor, fingerprint, pageOf } from '../http/pagination.js';
+import { bodyObject, enumOf, pageSizeOf, stringArrayOf } from '../http/params.js';
+import { decimalString } from '../http/render.js';
+import { API, type Route } from '../http/route.js';
 import type { EndpointContext } from '../state.js';
 
 const tokenValue = (sum: number, extra = 0n) => (extra === 0n ? sum : BigInt(sum) + extra);

@@ -1,10 +1,10 @@
 import { dayToMs, formatDay } from '../../util/utc-date.js';
-import { MODELS } from '../catalog.js';
-import { resolveRange } from '../dates.js';
-import { decodeCursorState, fingerprint, pageOf } from '../pagination.js';
-import { booleanOf, pageSizeOf, readQuery } from '../params.js';
-import { identityField } from '../render.js';
-import { API, type Route } from '../route.js';
+import { MODELS } from '../data/catalog.js';
+import { resolveRange } from '../data/dates.js';
+import { decodeCursorState, fingerprint, pageOf } from '../http/pagination.js';
+import { booleanOf, pageSizeOf, readQuery } from '../http/params.js';
+import { identityField } from '../http/render.js';
+import { API, type Route } from '../http/route.js';
 import type { EndpointContext, SimState } from '../state.js';
 
 /** credit-usage-by-user is refreshed about every 90 minutes. */

@@ -1,11 +1,11 @@
 import { METRIC_COUNT } from '../../contract/metrics.js';
 import { formatDay, spanDays } from '../../util/utc-date.js';
-import { resolveDate, resolveRange } from '../dates.js';
-import { editorLanguageRecords, type EditorLanguageRecord } from '../editor-language.js';
-import { decodeCursor, fingerprint, pageOf } from '../pagination.js';
-import { pageSizeOf, readQuery } from '../params.js';
-import { identityField, metricsObject } from '../render.js';
-import { API, type Route } from '../route.js';
+import { resolveDate, resolveRange } from '../data/dates.js';
+import { editorLanguageRecords, type EditorLanguageRecord } from '../data/editor-language.js';
+import { decodeCursor, fingerprint, pageOf } from '../http/pagination.js';
+import { pageSizeOf, readQuery } from '../http/params.js';
+import { identityField, metricsObject } from '../http/render.js';
+import { API, type Route } from '../http/route.js';
 import type { EndpointContext } from '../state.js';
 
 const DAU_PAGES = { default: 100, max: 250 };

@@ -1,6 +1,6 @@
 import type { SimClock } from '../clock.js';
 import type { ResolvedSimulatorOptions } from '../options.js';
-import type { Organization } from '../organization.js';
+import type { Organization } from '../data/organization.js';
 import { OAuthGrants } from './grants.js';
 import { PendingRequests } from './pending-requests.js';
 

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { accessOf } from '../credentials.js';
-import { sendJson, type SimulatorContext } from '../http-handler.js';
-import { readBodyText } from '../params.js';
-import type { RequestLogEntry } from '../request-log.js';
+import { accessOf } from '../http/credentials.js';
+import { sendJson, type SimulatorContext } from '../http/http-handler.js';
+import { readBodyText } from '../http/params.js';
+import type { RequestLogEntry } from '../http/request-log.js';
 import { answerAuthorize, answerDecision } from './authorize.js';
 import { answerToken } from './token-endpoint.js';
 

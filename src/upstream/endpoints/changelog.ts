@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineOperation } from '../endpoint.js';
 import { InvalidArgumentError } from '../errors.js';
-import { changelogPolicy } from '../freshness.js';
+import { changelogPolicy } from '../../domain/freshness.js';
 import { count } from '../schemas.js';
 
 export const changelogSchema = z.object({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GRANULARITIES, GROUP_BY_KEYS, type Granularity, type GroupByKey } from '../../contract/enums.js';
 import { defineListing } from '../endpoint.js';
 import { InvalidArgumentError } from '../errors.js';
-import { mergeCostPoints } from '../merge.js';
+import { mergeCostPoints } from '../listing/merge.js';
 import { bigCount, count, decimal, isoDate } from '../schemas.js';
 
 export const costMetricsSchema = z.object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineListing } from '../endpoint.js';
-import { creditRequestPolicy } from '../freshness.js';
-import { mergeCreditUsage } from '../merge.js';
+import { creditRequestPolicy } from '../../domain/freshness.js';
+import { mergeCreditUsage } from '../listing/merge.js';
 import { count, isoDate, withIdentity } from '../schemas.js';
 
 /** Which dimensions split the rows besides the identity. */

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { defineListing } from '../endpoint.js';
-import { mergeUserActivity } from '../merge.js';
+import { mergeUserActivity } from '../listing/merge.js';
 import { count, metricsSchema, withIdentity } from '../schemas.js';
 
 /** Per-identity totals over a range, paged; windows of a long range are summed per identity. */

@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { configSchema } from '../../src/config/config.js';
+import { createLogger } from '../../src/logger.js';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { WARM_JITTER_MS, WarmScheduler, nextWarmAt, type WarmClock } from '../../src/warm/warm-schedule.js';
+import { parseWarmList } from '../../src/warm/warm-list.js';
+import { createRuntime } from '../../src/runtime.js';
+import { DEFAULT_REFRESH_HOUR_UTC } from '../../src/domain/published-days.js';
+import { clientFor } from '../helpers/client.js';
+import { NOW } from '../helpers/sim.js';
+
+const at = (iso: string) => Date.parse(iso);
+
+/** A clock that moves only when a test fires its next timer. */
+class ManualClock implements WarmClock {
+  timers: Array<{ run: () => void; at: number }> = [];
+  constructor(public t: number) {}
+  now = () => this.t;
+  setTimeout = (run: () => void, ms: number) => {
+    const timer = { run, at: this.t + ms };
+    this.timers.push(timer);
+    return timer;
+  };
+  clearTimeout = (handle: unknown) => {
+    this.timers = this.timers.filter((t) => t !== handle);
+  };
+  fire(): void {
+    const next = this.timers.shift()!;
+    this.t = next.at;
+    next.run();
+  }
+}
+
+describe('when the warm-up runs', () => {
+  it.each([
+    ['2026-11-21T10:00:00Z', 0, '2026-11-22T03:10:00.000Z'],
+    ['2026-11-21T01:00:00Z', 0, '2026-11-21T03:10:00.000Z'],
+    ['2026-11-21T03:09:59Z', 0, '2026-11-21T03:10:00.000Z'],
+    ['2026-11-21T03:10:00Z', 0, '2026-11-22T03:10:00.000Z'],
+    ['2026-12-31T23:59:00Z', 0.5, '2027-01-01T03:15:00.000Z'],
+  ])('after %s with jitter %d: %s', (now, jitter, expected) => {
+    expect(new Date(nextWarmAt(at(now), DEFAULT_REFRESH_HOUR_UTC, () => jitter)).toISOString()).toBe(expected);
+  });
+
+  it('follows --refresh-hour: ten minutes past it', () => {
+    expect(new Date(nextWarmAt(at('2026-11-21T01:00:00Z'), 0, () => 0)).toISOString()).toBe('2026-11-22T00:10:00.000Z');
+    expect(new Date(nextWarmAt(at('2026-11-21T01:00:00Z'), 5, () => 0)).toISOString()).toBe('2026-11-21T05:10:00.000Z');
+  });
+
+  it('lies between 03:10 and 03:20 UTC of the next day whatever the jitter', () => {
+    const now = at('2026-11-21T10:00:00Z');
+    const seen = Array.from({ length: 500 }, () => nextWarmAt(now, DEFAULT_REFRESH_HOUR_UTC));
+    for (const t of seen) {
+      expect(t).toBeGreaterThanOrEqual(at('2026-11-22T03:10:00Z'));
+      expect(t).toBeLessThan(at('2026-11-22T03:10:00Z') + WARM_JITTER_MS);
+    }
+    expect(new Set(seen).size).toBeGreaterThan(1);
+  });
+});
+
+describe('the scheduler of a running server', () => {
+  let sim: Simulator;
+  beforeAll(async () => {
+    sim = await startSimulator({ users: 300, now: NOW, rateLimit: false, token: 'schedule' });
+  });
+  afterAll(() => sim.close());
+
+  it('warms after each refresh, logs start and end at info, and stops', async () => {
+    const client = clientFor(sim);
+    const lines: string[] = [];
+    const log = createLogger(
+      'info',
+      (t) => t,
+      (l) => lines.push(l),
+    );
+    const config = configSchema.parse({ token: sim.token, baseUrl: sim.url });
+    const clock = new ManualClock(at(NOW));
+    const scheduler = new WarmScheduler({
+      clock,
+      random: () => 0.25,
+      items: parseWarmList('dau-count:last_7_days,user-activity:last_7_days'),
+    });
+    scheduler.start({ client, config, log, secrets: [sim.token] });
+    try {
+      expect(clock.timers.map((t) => new Date(t.at).toISOString())).toEqual(['2026-11-22T03:12:30.000Z']);
+      expect(sim.requests()).toEqual([]);
+
+      clock.fire();
+      await scheduler.running;
+      const messages = lines.map((l) => JSON.parse(l) as { level: string; message: string; pages?: number });
+      expect(messages.map((m) => [m.level, m.message])).toEqual([
+        ['info', 'cache warm-up starting'],
+        ['info', 'cache warm-up done'],
+      ]);
+      expect(messages[1]!.pages).toBeGreaterThan(0);
+      expect(sim.requests().length).toBe(messages[1]!.pages);
+      // The next one, a day later.
+      expect(clock.timers.map((t) => new Date(t.at).toISOString())).toEqual(['2026-11-23T03:12:30.000Z']);
+
+      await scheduler.stop();
+      expect(clock.timers).toEqual([]);
+      expect(scheduler.nextRunAt).toBeUndefined();
+    } finally {
+      await scheduler.stop();
+      await client.close();
+    }
+  });
+
+  it("runs at the server's --refresh-hour: the runtime's client carries it, as the cache and the ranges do", async () => {
+    const config = configSchema.parse({ token: sim.token, baseUrl: sim.url, cacheDir: 'none', refreshHour: 5 });
+    const runtime = await createRuntime(config);
+    const clock = new ManualClock(at(NOW));
+    const scheduler = new WarmScheduler({ clock, random: () => 0, items: parseWarmList('dau-count:last_7_days') });
+    try {
+      expect(runtime.client.refreshHour).toBe(5);
+      scheduler.start(runtime);
+      expect(clock.timers.map((t) => new Date(t.at).toISOString())).toEqual(['2026-11-22T05:10:00.000Z']);
+    } finally {
+      await scheduler.stop();
+      await runtime.close();
+    }
+  });
+});
