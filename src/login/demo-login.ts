@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { schemaOf } from '../config/cli-options.js';
 import type { LOGIN_OPTIONS } from './login-options.js';
-import { signedInLine, signIn } from './login-command.js';
+import { signedInLine, signIn, type Out } from './browser-sign-in.js';
 
 type Options = z.output<ReturnType<typeof schemaOf<typeof LOGIN_OPTIONS>>>;
 
@@ -11,7 +11,7 @@ type Options = z.output<ReturnType<typeof schemaOf<typeof LOGIN_OPTIONS>>>;
  */
 export async function demoLogin(
   options: Options,
-  out: { print: (line: string) => void; warn: (line: string) => void; env: NodeJS.ProcessEnv },
+  out: Out,
 ): Promise<number> {
   const { startDemoSimulator } = await import('../simulator/index.js');
   const sim = await startDemoSimulator();

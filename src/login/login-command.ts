@@ -1,17 +1,12 @@
 import { optionsHelp } from '../config/cli-help.js';
 import { UsageError, helpPointer, readOptions, schemaOf, validateOptions } from '../config/cli-options.js';
-import { duration, scopesText } from '../format/text.js';
+import { duration } from '../format/text.js';
 import { describeLocation, LoginStore } from './login-store.js';
 import { LOGIN_OPTIONS } from './login-options.js';
-import { openBrowser } from './open-browser.js';
-import { startLoginFlow } from './login-flow.js';
-import type { LoginAccount, StoredLogin } from './stored-login.js';
-import { TokenClient } from './token-client.js';
+import { signedInLine, signIn, WAIT_MS, type Out } from './browser-sign-in.js';
 import { withRefreshLock } from './refresh-lock.js';
 
 const COMMAND = 'org-analytics-mcp login';
-/** How long `login` waits for the browser to come back. */
-const WAIT_MS = 5 * 60_000;
 
 export const LOGIN_HELP = `Usage: org-analytics-mcp login [--scopes read,write] [--no-browser] [--demo]
        org-analytics-mcp logout
@@ -28,7 +23,6 @@ forward, or curl of the address that browser could not load).
 
 ${optionsHelp(LOGIN_OPTIONS)}`;
 
-type Out = { print: (line: string) => void; warn: (line: string) => void; env: NodeJS.ProcessEnv };
 
 /** `login`, `logout` and `auth status`; resolves to the exit code. */
 export async function runLoginCommand(command: 'login' | 'logout' | 'status', argv: string[], out: Out) {
@@ -63,49 +57,6 @@ export async function runLoginCommand(command: 'login' | 'logout' | 'status', ar
     out.warn(`No OS keychain here (${store.keychainProblem}); using the file instead.`);
   out.print(`${signedInLine(login)} The login is kept in ${describeLocation(where)}.`);
   return 0;
-}
-
-/** Runs the browser flow and answers the login it ends in; shared with `login --demo`. */
-export async function signIn(
-  account: LoginAccount,
-  scopes: string[],
-  browser: boolean,
-  out: Out,
-  previous?: StoredLogin,
-): Promise<StoredLogin> {
-  const tokens = new TokenClient(account, Date.now, out.env);
-  try {
-    const flow = await startLoginFlow({ tokens, scopes, timeoutMs: WAIT_MS, previous });
-    const cancel = () => flow.cancel();
-    process.once('SIGINT', cancel);
-    out.warn(`Open this address to sign in (asking for ${scopesText(scopes)}):\n  ${flow.url}`);
-    if (browser) openBrowser(flow.url, out.env);
-    out.warn(waitingLines(flow.redirectUri));
-    try {
-      return await flow.result;
-    } finally {
-      process.off('SIGINT', cancel);
-    }
-  } finally {
-    await tokens.close();
-  }
-}
-
-export const signedInLine = (login: StoredLogin) =>
-  `Signed in to ${login.auth_url}${login.identity ? ` as ${login.identity}` : ''} with ${scopesText(login.scopes)}.`;
-
-/**
- * How long the sign-in waits, and how to finish it from a browser on another machine: the sign-in service
- * sends that browser to this machine's loopback port, which a tunnel can reach, or a copy of the address.
- */
-function waitingLines(redirectUri: string): string {
-  const { port } = new URL(redirectUri);
-  return [
-    `Waiting up to ${duration(WAIT_MS)} for the browser to come back to ${redirectUri} (Ctrl-C to stop).`,
-    'No browser on this machine? Open the address in a browser elsewhere, then either:',
-    `  - forward the port first, from the browser's machine: ssh -L ${port}:127.0.0.1:${port} <this machine>, or`,
-    `  - when the browser fails to load the ${redirectUri.replace(/\/callback$/, '')}/… page, copy that page's address and run here, in another terminal: curl '<the address>'`,
-  ].join('\n');
 }
 
 async function status(store: LoginStore, out: Out): Promise<number> {

@@ -7,7 +7,8 @@ import { DEFAULT_REFRESH_HOUR_UTC, daysAt, type Days } from '../domain/published
 import { DiskStore, type StoreLog } from './cache/disk-store.js';
 import type { Endpoint, ListArgs, Listing } from './endpoint.js';
 import { HttpTransport } from './transport/http.js';
-import { DEFAULT_LIMITS, RateLimiters, type LimitsConfig } from './limits/limiter.js';
+import { RateLimiters } from './limits/limiter.js';
+import { DEFAULT_LIMITS, type LimitsConfig } from './limits/limits-config.js';
 import type { PageCaps, PageShape } from './listing/pagination.js';
 import { call, list, page, type Answer, type ListOptions, type PageArgs, type Upstream } from './requests.js';
 import type { SharedRedis } from './limits/redis-connection.js';

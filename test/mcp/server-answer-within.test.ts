@@ -7,7 +7,7 @@ import { createLogger } from '../../src/logger.js';
 import { Pseudonymizer } from '../../src/privacy/pii.js';
 import { createServer } from '../../src/mcp/server.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import type { LimitsConfig } from '../../src/upstream/limits/limiter.js';
+import type { LimitsConfig } from '../../src/upstream/limits/limits-config.js';
 import { clientFor, requestsTo } from '../helpers/client.js';
 import { NOW } from '../helpers/sim.js';
 

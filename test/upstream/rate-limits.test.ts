@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { AnalyticsClient } from '../../src/upstream/client.js';
-import { DEFAULT_LIMITS, RateLimiters } from '../../src/upstream/limits/limiter.js';
+import { RateLimiters } from '../../src/upstream/limits/limiter.js';
+import { DEFAULT_LIMITS } from '../../src/upstream/limits/limits-config.js';
 import { NOW } from '../helpers/sim.js';
 import { clientFor, requestsTo } from '../helpers/client.js';
 import { costAnalytics } from '../../src/upstream/endpoints/cost-analytics.js';

@@ -11,7 +11,7 @@ import { Pseudonymizer } from '../../src/privacy/pii.js';
 import { createServer } from '../../src/mcp/server.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { AnalyticsClient } from '../../src/upstream/client.js';
-import { DEFAULT_LIMITS } from '../../src/upstream/limits/limiter.js';
+import { DEFAULT_LIMITS } from '../../src/upstream/limits/limits-config.js';
 import { DEFAULT_WARM_LIST, parseWarmList } from '../../src/warm/warm-list.js';
 import { warmUp, type WarmTarget } from '../../src/warm/warm.js';
 import { clientFor } from '../helpers/client.js';

@@ -1,4 +1,19 @@
-import type { Chart, Mark } from './model.js';
+export interface Mark {
+  label: string;
+  /** For geometry only. */
+  value: number;
+  /** Exactly as in structuredContent. */
+  shown: string;
+  /** A trend's day number, which places the point. */
+  at?: number;
+}
+
+export interface Chart {
+  kind: 'trend' | 'ranking' | 'split';
+  title: string;
+  marks: Mark[];
+  unit?: 'day' | 'week';
+}
 
 export type Json = Record<string, unknown>;
 export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -5,6 +5,7 @@ import {
   splitOf,
   trendOf,
   words,
+  type Chart,
   type Json,
   type Reading,
 } from './chart-builders.js';
@@ -14,23 +15,6 @@ import {
  * for per-identity rows, a split for amounts by name. Values keep the text the answer gave (money and
  * credits are decimal strings), so what is shown is exactly what the tool said; numbers only place marks.
  */
-export interface Mark {
-  label: string;
-  /** For geometry only. */
-  value: number;
-  /** Exactly as in structuredContent. */
-  shown: string;
-  /** A trend's day number, which places the point. */
-  at?: number;
-}
-
-export interface Chart {
-  kind: 'trend' | 'ranking' | 'split';
-  title: string;
-  marks: Mark[];
-  unit?: 'day' | 'week';
-}
-
 export interface ViewModel {
   title: string;
   subtitle: string;

@@ -1,4 +1,5 @@
-import type { Chart, Mark, ViewModel } from './model.js';
+import type { Chart, Mark } from './chart-builders.js';
+import type { ViewModel } from './model.js';
 
 const SVG = 'http://www.w3.org/2000/svg';
 const W = 640;

@@ -1,5 +1,6 @@
 import type Bottleneck from 'bottleneck';
-import { RATE_LIMIT_BLOCK_MS, RATE_LIMITS, type RateGroup } from '../../contract/limits.js';
+import type { RateGroup } from '../../contract/limits.js';
+import { DEFAULT_LIMITS, type LimitsConfig } from './limits-config.js';
 import { abortError } from '../transport/deadline.js';
 import type { SharedRedis } from './redis-connection.js';
 import { SharedBudget } from './shared-bucket.js';
@@ -9,29 +10,6 @@ export type Priority = 'interactive' | 'background';
 /** Bottleneck priorities: lower runs first; the default (5) sits between, unused. */
 const PRIORITY: Record<Priority, number> = { interactive: 4, background: 7 };
 
-export interface BucketConfig {
-  perMinute: number;
-  burst: number;
-}
-
-export type LimitsConfig = Record<RateGroup, BucketConfig> & {
-  /**
-   * Tokens held back from the documented burst. Our refill ticks and the upstream's continuous refill
-   * are not in phase; one spare token absorbs up to one interval of skew, so we never cause a block.
-   */
-  safetyTokens: number;
-  /** How long the upstream blocks a group after an excess when it sends no Retry-After (documented: about 10 s). */
-  blockMs: number;
-  /** Added to a pause after a 429, on top of Retry-After or blockMs. */
-  pauseMarginMs: number;
-};
-
-export const DEFAULT_LIMITS: LimitsConfig = {
-  ...RATE_LIMITS,
-  safetyTokens: 1,
-  blockMs: RATE_LIMIT_BLOCK_MS,
-  pauseMarginMs: 500,
-};
 
 /**
  * One token bucket per upstream rate-limit group, shared by every caller of the client. Built on

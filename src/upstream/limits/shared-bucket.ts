@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { RateGroup } from '../../contract/limits.js';
-import type { LimitsConfig } from './limiter.js';
+import type { LimitsConfig } from './limits-config.js';
 import { redisWithin, type SharedRedis } from './redis-connection.js';
 import { CancelledError } from '../errors.js';
 import { sleep } from '../transport/retry.js';

@@ -10,7 +10,7 @@ import { NOW } from '../../helpers/sim.js';
 import { clientFor } from '../../helpers/client.js';
 import { freePort, startRedisServer, stopRedisServer } from '../../helpers/redis-server.js';
 import type { AnalyticsClient } from '../../../src/upstream/client.js';
-import { DEFAULT_LIMITS } from '../../../src/upstream/limits/limiter.js';
+import { DEFAULT_LIMITS } from '../../../src/upstream/limits/limits-config.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 /** The documented limits ten times faster, on the simulator and in both buckets (local and shared). */
