@@ -9,10 +9,7 @@ type Options = z.output<ReturnType<typeof schemaOf<typeof LOGIN_OPTIONS>>>;
  * `login --demo`: the whole flow against a fresh embedded simulator, ending in one analytics call with the
  * new token. Nothing is stored: the simulator, and with it every token it issued, stops with the command.
  */
-export async function demoLogin(
-  options: Options,
-  out: Out,
-): Promise<number> {
+export async function demoLogin(options: Options, out: Out): Promise<number> {
   const { startDemoSimulator } = await import('../simulator/index.js');
   const sim = await startDemoSimulator();
   try {

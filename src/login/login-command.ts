@@ -23,7 +23,6 @@ forward, or curl of the address that browser could not load).
 
 ${optionsHelp(LOGIN_OPTIONS)}`;
 
-
 /** `login`, `logout` and `auth status`; resolves to the exit code. */
 export async function runLoginCommand(command: 'login' | 'logout' | 'status', argv: string[], out: Out) {
   const read = readOptions(LOGIN_OPTIONS, argv, out.env, COMMAND);

@@ -10,7 +10,6 @@ export type Priority = 'interactive' | 'background';
 /** Bottleneck priorities: lower runs first; the default (5) sits between, unused. */
 const PRIORITY: Record<Priority, number> = { interactive: 4, background: 7 };
 
-
 /**
  * One token bucket per upstream rate-limit group, shared by every caller of the client. Built on
  * Bottleneck's reservoir: `reservoirIncrease*` refills it, and a 429 pauses the group by driving the
