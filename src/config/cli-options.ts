@@ -1,6 +1,19 @@
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 
+/** A whole-number option's schema: each refusal names the option (`--flag / ENV`) and what it takes. */
+export function wholeNumber(option: string, unit: string, range: { min: number; max?: number; fallback: number }) {
+  const must = `${option} must be`;
+  const span = range.max === undefined ? `at least ${range.min}` : `${range.min} to ${range.max}`;
+  const schema = z
+    .number({ message: `${must} a number of ${unit}, e.g. ${range.fallback}` })
+    .int({ message: `${must} a whole number of ${unit}, ${span}` })
+    .min(range.min, { message: `${must} ${span}` });
+  return (range.max === undefined ? schema : schema.max(range.max, { message: `${must} ${span}` })).default(
+    range.fallback,
+  );
+}
+
 /** A command line or environment the program cannot run with: exit code 2, where a failure while running is 1. */
 export class UsageError extends Error {}
 

@@ -1,12 +1,11 @@
 import { z } from 'zod';
-import { oneOf, type Option } from './cli-options.js';
+import { oneOf, wholeNumber, type Option } from './cli-options.js';
 import { HTTP_OPTIONS } from './options-http.js';
+import { DEFAULT_REFRESH_HOUR_UTC } from '../domain/published-days.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../upstream/transport/capped-body.js';
 
 const SECONDS = '--call-timeout / ANALYTICS_CALL_TIMEOUT_S must';
 const DEFAULT_MAX_RESPONSE_MB = DEFAULT_MAX_RESPONSE_BYTES / (1024 * 1024);
-import { DEFAULT_REFRESH_HOUR_UTC } from '../domain/published-days.js';
-const REFRESH_HOUR = '--refresh-hour / ANALYTICS_REFRESH_HOUR must';
 const ON_THE_COMMAND_LINE = 'prefer the variable: other local users can see a command line';
 
 /**
@@ -193,11 +192,7 @@ export const SERVER_OPTIONS = {
     env: 'ANALYTICS_CACHE_MAX_MB',
     kind: 'number',
     value: 'MB',
-    schema: z
-      .number({ message: '--cache-max-mb / ANALYTICS_CACHE_MAX_MB must be a number of megabytes, e.g. 500' })
-      .int({ message: '--cache-max-mb / ANALYTICS_CACHE_MAX_MB must be a whole number of megabytes' })
-      .min(1, { message: '--cache-max-mb / ANALYTICS_CACHE_MAX_MB must be at least 1' })
-      .default(500),
+    schema: wholeNumber('--cache-max-mb / ANALYTICS_CACHE_MAX_MB', 'megabytes', { min: 1, fallback: 500 }),
     shown: '500',
     help: 'size bound of the disk cache; the least recently used answers go first',
   },
@@ -211,12 +206,11 @@ export const SERVER_OPTIONS = {
     env: 'ANALYTICS_MAX_RESPONSE_MB',
     kind: 'number',
     value: 'MB',
-    schema: z
-      .number({ message: '--max-response-mb / ANALYTICS_MAX_RESPONSE_MB must be a number of megabytes, e.g. 32' })
-      .int({ message: '--max-response-mb / ANALYTICS_MAX_RESPONSE_MB must be a whole number of megabytes' })
-      .min(1, { message: '--max-response-mb / ANALYTICS_MAX_RESPONSE_MB must be at least 1' })
-      .max(1024, { message: '--max-response-mb / ANALYTICS_MAX_RESPONSE_MB must be at most 1024' })
-      .default(DEFAULT_MAX_RESPONSE_MB),
+    schema: wholeNumber('--max-response-mb / ANALYTICS_MAX_RESPONSE_MB', 'megabytes', {
+      min: 1,
+      max: 1024,
+      fallback: DEFAULT_MAX_RESPONSE_MB,
+    }),
     shown: String(DEFAULT_MAX_RESPONSE_MB),
     help: 'largest upstream response read; a larger one is cut off and the call answers an error naming the endpoint',
     manifest: 'max_response_mb',
@@ -238,12 +232,11 @@ export const SERVER_OPTIONS = {
     env: 'ANALYTICS_REFRESH_HOUR',
     kind: 'number',
     value: 'HOUR',
-    schema: z
-      .number({ message: `${REFRESH_HOUR} be an hour of the day in UTC, e.g. 3` })
-      .int({ message: `${REFRESH_HOUR} be a whole hour, 0 to 23` })
-      .min(0, { message: `${REFRESH_HOUR} be 0 to 23` })
-      .max(23, { message: `${REFRESH_HOUR} be 0 to 23` })
-      .default(DEFAULT_REFRESH_HOUR_UTC),
+    schema: wholeNumber('--refresh-hour / ANALYTICS_REFRESH_HOUR', 'hours (UTC)', {
+      min: 0,
+      max: 23,
+      fallback: DEFAULT_REFRESH_HOUR_UTC,
+    }),
     shown: String(DEFAULT_REFRESH_HOUR_UTC),
     help: "hour (UTC) from which yesterday's figures count as published: ranges end there before it, cached answers expire and --warm runs at it",
     manifest: 'refresh_hour',

@@ -7,7 +7,7 @@ import { SERVER_OPTIONS } from '../../src/config/options.js';
 
 type Key = keyof typeof SERVER_OPTIONS;
 const OPTIONS = Object.entries(SERVER_OPTIONS) as Array<[Key, Option]>;
-const root = new URL('..', import.meta.url);
+const root = new URL('../..', import.meta.url);
 
 /** A value other than the default for each option: [text for the flag or variable, what the config then holds]. */
 const SAMPLES: Record<Key, [string, unknown]> = {
@@ -138,7 +138,7 @@ describe('the table of server options', () => {
     ],
     [['--log-level', 'loud'], {}, /--log-level takes error, warn, info or debug/],
     [['--refresh-hour', '24'], {}, /--refresh-hour \/ ANALYTICS_REFRESH_HOUR must be 0 to 23/],
-    [[], { ANALYTICS_REFRESH_HOUR: '2.5' }, /ANALYTICS_REFRESH_HOUR must be a whole hour, 0 to 23/],
+    [[], { ANALYTICS_REFRESH_HOUR: '2.5' }, /ANALYTICS_REFRESH_HOUR must be a whole number of hours \(UTC\), 0 to 23/],
   ])('refuses %j %j naming where the bad value came from, and points to --help', (argv, env, message) => {
     expect(() => load(argv as string[], env)).toThrow(message);
     expect(() => load(argv as string[], env)).toThrow(/Run org-analytics-mcp --help for the options\./);
