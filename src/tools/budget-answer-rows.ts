@@ -6,9 +6,12 @@ import type { PlannedEntry } from './budget-entries.js';
  * The answer instead counts every entry (counts), groups the refused ones by reason with their first few
  * identities (refused), and keeps full rows for a bounded number of entries, those that need attention first.
  */
-export const MAX_ROWS = 40;
-/** The most an answer weighs, text and structured content together, in UTF-8 bytes: rows are dropped to fit. */
-export const ANSWER_BYTES = 7_600;
+const MAX_ROWS = 40;
+/**
+ * The most an answer weighs, text and structured content together, in UTF-8 bytes: 8 KB less room for what
+ * the tool adds (the freshness line). Rows are dropped to fit.
+ */
+const ANSWER_BYTES = 7_600;
 /** Room for each kind of reason the planner gives that one call is likely to meet; more are counted together. */
 const MAX_GROUPS = 10;
 const FIRST_SHOWN = 3;
