@@ -27,8 +27,8 @@ export const setBudgetOverrides = defineTool({
   name: 'set_budget_overrides',
   title: 'Set budget overrides',
   description:
-    'Sets, changes or clears per-user monthly budget limits. Use dry_run first: it shows each change (new, changed before→after, cleared, unchanged, invalid) and writes nothing. ' +
-    'Invalid entries are never sent; valid ones are applied even if others fail; every entry is accounted for. The user may be asked to confirm. Takes effect in real time.',
+    'Sets, changes or clears per-user monthly budget limits. Preview with dry_run first (writes nothing). ' +
+    'Invalid entries are never sent; valid ones are applied even if others fail; every entry is counted. The user may be asked to confirm. Takes effect in real time.',
   input: z.strictObject({ overrides: z.array(entryInput).min(1).max(50_000), dry_run: z.boolean().default(false) }),
   output: writeAnswer,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },

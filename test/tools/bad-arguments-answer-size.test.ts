@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOLS } from '../../src/tools/index.js';
+import { requestsTo } from '../helpers/client.js';
 import { harness, type Harness, type ToolAnswer } from '../helpers/mcp.js';
 
 /** The most an answer to bad arguments may weigh, text and structured content together. */
@@ -85,6 +86,60 @@ describe('every answer to bad arguments stays small', () => {
     expect(JSON.stringify(r.structured ?? {})).not.toContain('9'.repeat(81));
     if (r.structured) expect(r.structured.entries[0].status).toBe('invalid');
   });
+
+  // Ten kinds of refusal, 500 entries each, interleaved; every entry's value differs, and many are long.
+  const LONG = 'z'.repeat(1000);
+  const KINDS: Array<[RegExp, (i: number) => Record<string, unknown>]> = [
+    [/is not a positive integer string/, (i) => ({ user_email: `${LONG}${i}@example.com`, limit: `${LONG}${i}` })],
+    [/has leading zeros/, (i) => ({ user_email: `a${i}@example.com`, limit: `0${i + 1}` })],
+    [/has more than 18 digits/, (i) => ({ user_email: `a${i}@example.com`, limit: `${'9'.repeat(30)}${i}` })],
+    [/must be a positive integer/, (i) => ({ user_email: `a${i}@example.com`, limit: `-${i + 1}` })],
+    [/is not a whole number/, (i) => ({ user_email: `a${i}@example.com`, limit: i + 0.5 })],
+    [/above 2\^53-1/, (i) => ({ user_email: `a${i}@example.com`, limit: 1e20 + i * 1e6 })],
+    [
+      /exactly one of user_email or service_account_name/,
+      (i) => ({ user_email: `a${i}@x`, service_account_name: `${LONG}${i}`, limit: '5' }),
+    ],
+    [
+      /does not match the billing plan/,
+      (i) => ({ user_email: `${LONG}${i}@example.com`, limit: '5', resource: 'usd' }),
+    ],
+    [/is not a service-account name/, (i) => ({ service_account_name: `bad name ${LONG}${i}`, limit: '5' })],
+    [/user is not in the organization/, (i) => ({ user_email: `ghost${i}@northwind.example`, limit: '5' })],
+  ];
+  const refusedEntries = Array.from({ length: 5000 }, (_, i) => KINDS[i % KINDS.length]![1](i));
+
+  it.each([true, false])(
+    'set_budget_overrides with 5,000 refused entries of ten kinds (dry run %s): small, every reason counted exactly',
+    async (dryRun) => {
+      h.sim.clearRequests();
+      const r = await h.call('set_budget_overrides', { overrides: refusedEntries, dry_run: dryRun });
+      expect(r.isError).toBe(!dryRun);
+      expect(size(r)).toBeLessThanOrEqual(MAX_ANSWER);
+      expect(Buffer.byteLength(r.text) + Buffer.byteLength(JSON.stringify(r.structured))).toBeLessThanOrEqual(
+        MAX_ANSWER,
+      );
+      expect(r.structured.counts).toEqual({ invalid: 4500, unknown_identity: 500 });
+      const groups = r.structured.refused as Array<{ reason: string; count: number; first: string[] }>;
+      for (const [reason] of KINDS) {
+        const matching = groups.filter((g) => reason.test(g.reason));
+        expect(
+          matching.map((g) => g.count),
+          String(reason),
+        ).toEqual([500]);
+        // Each group names its first entries by index, cut like any echoed value.
+        const kind = KINDS.findIndex(([r]) => r === reason);
+        expect(matching[0]!.first.map((f) => Number(/^#(\d+) /.exec(f)![1]))).toEqual([kind, kind + 10, kind + 20]);
+        expect(r.text).toMatch(new RegExp(`500 refused: [^\\n]*${reason.source}[^\\n]*and 497 more`));
+      }
+      expect(groups.reduce((n, g) => n + g.count, 0)).toBe(5000);
+      expect(r.structured.entries.length).toBeLessThan(5000);
+      expect(r.text).toContain(`${(5000 - r.structured.entries.length).toLocaleString('en-US')} entries not listed`);
+      expect(r.text + JSON.stringify(r.structured)).not.toContain('z'.repeat(81));
+      expect(requestsTo(h.sim, 'set-user-budget-overrides')).toEqual([]);
+    },
+    60_000,
+  );
 
   it('a refused limit is named by its first 79 characters and an ellipsis, in text and structured content', async () => {
     const r = await h.call('set_budget_overrides', entry({ user_email: `${MIB}@example.com`, limit: MIB }));

@@ -85,6 +85,59 @@ describe('dry run', () => {
     expect(r.text).toMatch(/Nothing would be written: no entry is valid/);
     expect(r.text).not.toMatch(/dry_run false to apply/);
   });
+
+  it('counts a mixed preview of 5,000 entries exactly, with rows for the changes first and a small answer', async () => {
+    await start({ sim: { users: 6000 } });
+    const before = new Map<string, string>(
+      (
+        await truth(h.sim, 'get-user-budget-overrides', {}, { resource: 'BUDGET_RESOURCE_CREDITS_CONSUMED' })
+      ).overrides.map((o: any) => [o.user_email, o.config.limit]),
+    );
+    const people = members(h).slice(0, 4000);
+    // 3,000 valid entries (every third one clears), then 1,000 with a bad limit and 1,000 unknown people.
+    const overrides = [
+      ...people.slice(0, 3000).map((e, i) => ({ user_email: e, limit: i % 3 === 0 ? null : String(700_000 + i) })),
+      ...people.slice(3000).map((e, i) => ({ user_email: e, limit: `${i}.5` })),
+      ...people.slice(3000).map((_, i) => ({ user_email: `ghost${i}@northwind.example`, limit: '5' })),
+    ];
+    const expected = (o: { user_email: string; limit: string | null }) => {
+      const was = before.get(o.user_email) ?? null;
+      const after = o.limit ?? '';
+      const status = after === (was ?? '') ? 'unchanged' : after === '' ? 'cleared' : !was ? 'new' : 'changed';
+      return { status, before: was, after };
+    };
+    const counts: Record<string, number> = { invalid: 1000, unknown_identity: 1000 };
+    for (const o of overrides.slice(0, 3000)) counts[expected(o).status] = (counts[expected(o).status] ?? 0) + 1;
+    expect(counts.new! + counts.changed! + counts.cleared!).toBeGreaterThan(1000);
+
+    h.sim.clearRequests();
+    const r = await h.call('set_budget_overrides', { dry_run: true, overrides });
+    expect(r.isError).toBe(false);
+    expect(r.structured.counts).toEqual(counts);
+    expect(r.structured.refused.map((g: any) => [g.count, g.reason])).toEqual([
+      [1000, "limit '…' is not a positive integer string (no fractions, exponents, signs or spaces)"],
+      [1000, 'user is not in the organization'],
+    ]);
+    // Rows go to what would be written first; each is the diff the simulator's state gives.
+    const rows = r.structured.entries as any[];
+    expect(rows.length).toBeGreaterThan(10);
+    for (const row of rows) {
+      expect(row.index).toBeLessThan(3000);
+      expect(['new', 'changed', 'cleared']).toContain(row.status);
+      expect(row).toMatchObject({ user: overrides[row.index]!.user_email, ...expected(overrides[row.index]!) });
+    }
+    const writes = overrides.slice(0, 3000).flatMap((o, i) => (expected(o).status === 'unchanged' ? [] : [i]));
+    expect(rows.map((e) => e.index)).toEqual(writes.slice(0, rows.length));
+    expect(r.text.length + JSON.stringify(r.structured).length).toBeLessThanOrEqual(8 * 1024);
+    expect(r.text).toMatch(/^Dry run, nothing written \(5,000 entries\): /);
+    for (const [status, n] of Object.entries(counts))
+      expect(r.text).toContain(`${status} ${n.toLocaleString('en-US')}`);
+    expect(r.text).toContain(`${(5000 - rows.length).toLocaleString('en-US')} entries not listed one by one`);
+    expect(r.text).toMatch(
+      /^1,000 refused: limit '…' is not a positive integer string .*\(#3000 .*, #3001 .*, #3002 .* and 997 more\)$/m,
+    );
+    expect(requestsTo(h.sim, SET)).toEqual([]);
+  }, 60_000);
 });
 
 describe('applying', () => {
@@ -196,9 +249,16 @@ describe('applying', () => {
     });
     const sent = requestsTo(h.sim, SET);
     expect(sent.map((s) => (s.body as any).overrides.length)).toEqual([5000, 1]);
-    expect(r.structured.entries).toHaveLength(5001);
-    expect(r.structured.entries.map((e: any) => e.index)).toEqual(emails.map((_, i) => i));
-    expect(r.structured.counts.applied).toBe(5001);
+    // Every entry counted; rows for the first ones only (the answer stays small), and the text says so.
+    expect(r.structured.counts).toEqual({ applied: 5001 });
+    const rows = r.structured.entries as any[];
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.length).toBeLessThanOrEqual(40);
+    expect(rows.map((e) => [e.index, e.user, e.status, e.after])).toEqual(
+      rows.map((_, i) => [i, emails[i], 'applied', String(1000 + i)]),
+    );
+    expect(r.text).toMatch(/^Done \(5,001 entries\): applied 5,001\./);
+    expect(r.text).toContain(`${(5001 - rows.length).toLocaleString('en-US')} entries not listed one by one`);
     expect(await current(h, emails[5000]!)).toBe('6000');
     const ids = [...new Set(h.auditLines.map((l) => l.chunk))];
     expect(ids).toHaveLength(2);

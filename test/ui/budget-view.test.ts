@@ -12,7 +12,10 @@ beforeAll(async () => {
 afterAll(() => browser?.close());
 
 /** A server whose client confirms writes (as a person clicking "yes" in the host would), with two overrides set. */
-async function withOverrides(config: Record<string, unknown> = {}): Promise<{ h: Harness; people: string[] }> {
+async function withOverrides(
+  config: Record<string, unknown> = {},
+  count = 2,
+): Promise<{ h: Harness; people: string[] }> {
   const h = await harness({
     sim: { users: 80 },
     config,
@@ -22,7 +25,7 @@ async function withOverrides(config: Record<string, unknown> = {}): Promise<{ h:
   });
   const people = h.sim.state.org.identities
     .filter((i) => i.kind === 'user' && i.leaveDay === Infinity)
-    .slice(0, 2)
+    .slice(0, count)
     .map((i) => i.id);
   await truth(
     h.sim,
@@ -103,6 +106,45 @@ describe('the budget view, in a real MCP Apps host', () => {
         config: { limit: string };
       }>;
       expect(overrides.find((o) => o.user_email === people[1])?.config.limit).toBe('');
+    } finally {
+      await shown.page.close();
+      await h.close();
+    }
+  });
+
+  it('after applying more changes than the answer has rows for, says how many more were applied', async () => {
+    const { h, people } = await withOverrides({}, 45);
+    const shown = await showInHost(browser, h.mcp, 'get_budget_overrides', { limit: 100 });
+    try {
+      await expect.poll(() => shown.view.locator('tbody tr').count()).toBeGreaterThanOrEqual(45);
+      for (const [i, person] of people.entries())
+        await shown.view.getByLabel(`New limit for ${person}`).fill(`${5000 + i}`);
+      await shown.view.getByRole('button', { name: 'Preview changes' }).click();
+      const apply = shown.view.getByRole('button', { name: 'Apply' });
+      await expect.poll(() => apply.isEnabled()).toBe(true);
+      await apply.click();
+      await expect.poll(() => shown.calls.length).toBe(2);
+      expect(shown.calls[1]!.arguments?.dry_run).toBe(false);
+      const status = shown.view.locator('[role="status"]');
+      await expect.poll(() => status.textContent()).toMatch(/^Done \(45 entries\): applied 45\./);
+      const overrides = (await truth(h.sim, 'get-user-budget-overrides', {}, {})).overrides as Array<{
+        user_email?: string;
+        config: { limit: string };
+      }>;
+      expect(people.map((p) => overrides.find((o) => o.user_email === p)?.config.limit)).toEqual(
+        people.map((_, i) => `${5000 + i}`),
+      );
+      // The rows the answer listed are updated in place; the note counts the others.
+      const note = shown.view.locator('p.sub');
+      await expect
+        .poll(() => note.textContent())
+        .toMatch(/(\d+) more were applied; reload the view to see their limits/);
+      const more = Number(/(\d+) more were applied/.exec((await note.textContent())!)![1]);
+      expect(more).toBeGreaterThan(0);
+      const updated = await Promise.all(
+        people.map((p) => shown.view.locator('tbody tr', { hasText: p }).first().locator('td').nth(3).textContent()),
+      );
+      expect(updated.filter((text, i) => text === `${5000 + i}`).length).toBe(45 - more);
     } finally {
       await shown.page.close();
       await h.close();

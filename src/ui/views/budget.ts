@@ -113,19 +113,25 @@ async function send(dryRun: boolean): Promise<void> {
     previewed = overrides;
     apply.removeAttribute('disabled');
   }
-  if (!dryRun && !result.isError) applied(entries);
+  if (!dryRun && !result.isError) applied(entries, counts.applied ?? 0);
 }
 
-/** The limits just written, in place; use and projections stay as of the last read, and the note says so. */
-function applied(entries: Entry[]): void {
-  for (const e of entries.filter((x) => x.status === 'applied')) {
+/**
+ * The limits just written, in place; use and projections stay as of the last read, and the note says so.
+ * The answer has rows for a bounded number of entries: past them, the note says to reload for the rest.
+ */
+function applied(entries: Entry[], appliedCount: number): void {
+  const listed = entries.filter((x) => x.status === 'applied');
+  for (const e of listed) {
     const row = rows.find((r) => r.user === e.user);
     if (row) row.limit = e.after || 'cleared';
   }
   edits.clear();
   previewed = undefined;
   const message = status.textContent;
-  note = `${note} Limits updated just now; use and projections are as of the last read.`.trim();
+  const unlisted = appliedCount - listed.length;
+  const rest = unlisted > 0 ? ` ${unlisted} more were applied; reload the view to see their limits.` : '';
+  note = `${note} Limits updated just now; use and projections are as of the last read.${rest}`.trim();
   render();
   status.textContent = message;
 }
