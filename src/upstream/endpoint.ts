@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Operation } from './transport/caller.js';
+import type { Operation } from './transport/operation.js';
 import type { DateRules, NamedRange, RangeInput } from '../domain/dates.js';
 import { dailyPolicy } from '../domain/freshness.js';
 import { concat } from './listing/merge.js';

@@ -1,5 +1,5 @@
 import { abortError } from './deadline.js';
-import type { UpstreamError } from '../errors.js';
+import { UpstreamError } from '../errors.js';
 
 export interface RetryConfig {
   /** Attempts in all, the first included. */
@@ -25,6 +25,47 @@ export const DEFAULT_RETRY: RetryConfig = {
 export function shouldRetry(error: UpstreamError, mode: 'read' | 'write'): boolean {
   if (!error.retryable || error.kind === 'rate_limited') return false;
   return mode === 'read' || error.neverReached;
+}
+
+export interface RetryPolicy {
+  config: RetryConfig;
+  mode: 'read' | 'write';
+  signal?: AbortSignal;
+  random?: () => number;
+}
+
+/**
+ * Runs `attempt`, and again after a backoff while its failure may pass (shouldRetry), up to the attempts
+ * the policy allows. A failure wrapped by notRetried ends it at once, as it is.
+ */
+export function withRetries<T>(policy: RetryPolicy, attempt: () => Promise<T>): () => Promise<T> {
+  return async () => {
+    for (let n = 1; ; n++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (error instanceof NotRetried) throw error.cause;
+        const again =
+          error instanceof UpstreamError &&
+          shouldRetry(error, policy.mode) &&
+          n < policy.config.maxAttempts &&
+          !policy.signal?.aborted;
+        if (!again) throw error;
+        await sleep(backoffMs(n, policy.config, policy.random), policy.signal);
+      }
+    }
+  };
+}
+
+/** Throws `error` past withRetries unchanged, whatever its kind: a step whose failure is the answer (a renewal). */
+export function notRetried(error: unknown): never {
+  throw new NotRetried(error);
+}
+
+class NotRetried extends Error {
+  constructor(override readonly cause: unknown) {
+    super('not retried');
+  }
 }
 
 /** Exponential backoff with jitter: a delay drawn from [d/2, d], d = base × 2^(attempt−1), capped. */

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Operation } from './caller.js';
+import type { Operation } from './operation.js';
 import {
   InvalidArgumentError,
   PermissionDeniedError,
