@@ -67,6 +67,43 @@ describe('a login as the upstream credential', () => {
     }
   });
 
+  it('in one call, a retry, a renewal after a 401 and a wait after a 429 each do their own job; only the retry spends an attempt', async () => {
+    await browserlessLogin(sim, ['read'], store);
+    const { credential, close } = credentialOn(store);
+    const client = clientFor(sim, { token: credential, now: Date.now, retry: { maxAttempts: 2 } });
+    try {
+      sim.configure({ advance_ms: 2 * 3_600_000 });
+      const path = '/analytics/v0/get-user-budget-overrides';
+      sim.injectFault({ path, kind: '503' });
+      // The retry's 401 (the token expired upstream) comes first, then the renewed request meets a 429.
+      sim.injectFault({ path, kind: '429', retryAfterSeconds: 0, skip: 1 });
+      await client.call(getUserBudgetOverrides, {});
+      expect(requestsTo(sim, 'get-user-budget-overrides').map((r) => r.status)).toEqual([503, 401, 429, 200]);
+      expect(grants(sim, 'refresh_token')).toHaveLength(1);
+    } finally {
+      await client.close();
+      await close();
+    }
+  });
+
+  it('keeps the renewed token for the retries: a retry after a renewal sends it, and nothing refreshes again', async () => {
+    await browserlessLogin(sim, ['read'], store);
+    const { credential, close } = credentialOn(store);
+    const client = clientFor(sim, { token: credential, now: Date.now });
+    try {
+      sim.configure({ advance_ms: 2 * 3_600_000 });
+      const path = '/analytics/v0/get-user-budget-overrides';
+      // The first 401 is renewed; the renewed request meets a 503 and is retried with the renewed token.
+      sim.injectFault({ path, kind: '503', skip: 1 });
+      await client.call(getUserBudgetOverrides, {});
+      expect(requestsTo(sim, 'get-user-budget-overrides').map((r) => r.status)).toEqual([401, 503, 200]);
+      expect(grants(sim, 'refresh_token')).toHaveLength(1);
+    } finally {
+      await client.close();
+      await close();
+    }
+  });
+
   it('answers LoginRequiredError when the refresh token was revoked, and when there is no login at all', async () => {
     const { credential, close } = credentialOn(store);
     try {
