@@ -4,7 +4,7 @@ import type { RateLimiters } from '../limits/limiter.js';
 import { remainingMs } from './deadline.js';
 import type { HttpResponse } from './http.js';
 import type { Operation, SendWith } from './operation.js';
-import { parseRetryAfter, sleep } from './retry.js';
+import { sleep } from './retry.js';
 
 export interface RateLimitWait {
   op: Operation<z.ZodType>;
@@ -50,4 +50,13 @@ async function waitOut(wait: RateLimitWait, res: HttpResponse, count: number): P
   if (count > wait.maxWaits) throw blocked('');
   if (waitMs > remainingMs(wait.budget)) throw blocked(' and the wait is longer than this call has left');
   if (!op.group) await sleep(waitMs, wait.signal);
+}
+
+/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
+function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  if (!text) return undefined;
+  if (/^\d+$/.test(text.trim())) return Number(text.trim()) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

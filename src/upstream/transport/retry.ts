@@ -88,12 +88,3 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
-
-/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (!text) return undefined;
-  if (/^\d+$/.test(text.trim())) return Number(text.trim()) * 1000;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
