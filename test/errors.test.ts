@@ -24,7 +24,7 @@ describe('errors by origin', () => {
 
   it.each([
     new UserInputError('bad'),
-    new InvalidArgumentError('bad', 'daily-usage', true),
+    new InvalidArgumentError('bad', 'daily-usage'),
     new UnauthenticatedError('no'),
     new PermissionDeniedError('no'),
     new RateLimitedError('slow down', undefined, 0),

@@ -1,6 +1,6 @@
 import { DEFAULT_RANGE_DAYS, LOOKBACK_YEARS, MAX_RANGE_DAYS } from '../contract/limits.js';
 import { dayFromMs, dayToMs, formatDay, minusYears, parseIsoDay } from '../util/utc-date.js';
-import { InvalidArgumentError } from '../upstream/errors.js';
+import { UserInputError } from '../errors.js';
 import { hourText, publishedAt, type Days } from './published-days.js';
 
 /**
@@ -43,18 +43,18 @@ export function earliestDay(today: number): number {
 function parse(text: string, name: string): number {
   const day = parseIsoDay(text);
   if (day === undefined)
-    throw new InvalidArgumentError(`${name} '${text}' is not a date; use YYYY-MM-DD (UTC), for example 2026-01-31.`);
+    throw new UserInputError(`${name} '${text}' is not a date; use YYYY-MM-DD (UTC), for example 2026-01-31.`);
   return day;
 }
 
-function tooLate(name: string, text: string, rules: DateRules, days: Days): InvalidArgumentError {
+function tooLate(name: string, text: string, rules: DateRules, days: Days): UserInputError {
   const latest = latestDay(rules, days.today);
   const what = parse(text, name) === days.today ? 'is today' : 'is in the future';
   const reason =
     rules === 'credit'
       ? `${name} ${text} ${what}; credit usage can be queried up to today, ${formatDay(latest)} (UTC).`
       : `${name} ${text} ${what}; the latest complete day is ${formatDay(days.published)} (UTC); a day's figures are published at ${hourText(days.refreshHour)} the next day.`;
-  return new InvalidArgumentError(reason);
+  return new UserInputError(reason);
 }
 
 export interface RangeInput {
@@ -74,7 +74,7 @@ export function resolveRange(input: RangeInput, rules: DateRules, days: Days): D
   const start = input.start_date === undefined ? undefined : parse(input.start_date, 'start_date');
   const end = input.end_date === undefined ? undefined : parse(input.end_date, 'end_date');
   if (rules === 'cost' && (start === undefined) !== (end === undefined)) {
-    throw new InvalidArgumentError(
+    throw new UserInputError(
       'Cost analytics needs both start_date and end_date, or neither (the 7 days ending on the latest published day).',
     );
   }
@@ -89,14 +89,14 @@ export function resolveRange(input: RangeInput, rules: DateRules, days: Days): D
   } else if (start === undefined) range = { start: end - DEFAULT_RANGE_DAYS + 1, end };
   else range = { start, end };
   if (range.start > range.end)
-    throw new InvalidArgumentError(
+    throw new UserInputError(
       `start_date ${formatDay(range.start)} is after end_date ${formatDay(range.end)}; swap them.`,
     );
   // Credit usage has no upstream lookback, but each 90 days costs at least one request of its 30/min budget:
   // the same two years bound it, so 1900-01-01 is refused rather than sent as 500 requests.
   const earliest = earliestDay(today);
   if (range.end < earliest || (start !== undefined && range.start < earliest)) {
-    throw new InvalidArgumentError(
+    throw new UserInputError(
       rules === 'credit'
         ? `Credit usage is answered for the last ${LOOKBACK_YEARS} years at most: the earliest day you can ask for is ${formatDay(earliest)} (UTC); a longer range would spend many minutes of the credit-usage rate limit.`
         : `Data is kept for ${LOOKBACK_YEARS} years: the earliest day you can ask for is ${formatDay(earliest)} (UTC).`,
@@ -113,7 +113,7 @@ export function resolveDate(text: string | undefined, days: Days): number {
   const day = parse(text, 'date');
   if (day > today - 1) throw tooLate('date', text, 'metrics', days);
   if (day < earliestDay(today))
-    throw new InvalidArgumentError(
+    throw new UserInputError(
       `Data is kept for ${LOOKBACK_YEARS} years: the earliest day you can ask for is ${formatDay(earliestDay(today))} (UTC).`,
     );
   return day;
@@ -123,7 +123,7 @@ export function resolveDate(text: string | undefined, days: Days): number {
 export function resolveRangeArg(args: RangeInput & { range?: NamedRange }, rules: DateRules, days: Days): DayRange {
   if (args.range === undefined) return resolveRange(args, rules, days);
   if (args.start_date !== undefined || args.end_date !== undefined)
-    throw new InvalidArgumentError('Give either range or start_date/end_date, not both.');
+    throw new UserInputError('Give either range or start_date/end_date, not both.');
   // A named range ends on the latest allowed day and lies well within the lookback: nothing is left to check.
   return resolveNamedRange(args.range, rules, days);
 }
@@ -143,7 +143,7 @@ export function resolveNamedRange(name: NamedRange, rules: DateRules, days: Days
   const [year, month] = [d.getUTCFullYear(), d.getUTCMonth()];
   const since = (start: number, what: string, instead: string): DayRange => {
     if (start > latest)
-      throw new InvalidArgumentError(
+      throw new UserInputError(
         `${name}: ${what} has no published day yet (${publishedAt(start, days)}). ${instead}, or give start_date and end_date.`,
       );
     return { start, end: latest };

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { isKnownError, type KnownError } from '../errors.js';
+import { CHANGE_ARGUMENTS, isKnownError, type KnownError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { Redactor } from '../privacy/redact.js';
 import type { UpstreamError } from '../upstream/errors.js';
@@ -14,7 +14,7 @@ export function toolErrorMessage(error: unknown): string {
     case 'user_input':
       return `${sentence(error.message)} ${error.nextStep}`;
     case 'invalid_argument':
-      return `${sentence(error.message)} Change the arguments and call again.`;
+      return `${sentence(error.message)} ${CHANGE_ARGUMENTS}`;
     case 'unauthenticated':
     case 'permission_denied':
       return refusal(error);
@@ -56,7 +56,8 @@ export function toolErrorMessage(error: unknown): string {
 
 /**
  * The funnel's words, redacted, as the JSON-RPC error of a request that has no isError result
- * (resources/read, prompts/get): refused arguments are invalid params, anything else an internal error.
+ * (resources/read, prompts/get): arguments refused here or by the upstream are invalid params, anything else
+ * an internal error.
  */
 export function protocolErrorOf(error: unknown, redact: Redactor): ProtocolError {
   const refused = isKnownError(error) && (error.kind === 'user_input' || error.kind === 'invalid_argument');

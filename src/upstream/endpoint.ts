@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Operation } from './transport/caller.js';
+import type { Operation } from './transport/operation.js';
 import type { DateRules, NamedRange, RangeInput } from '../domain/dates.js';
 import { dailyPolicy } from '../domain/freshness.js';
 import { concat } from './listing/merge.js';
@@ -16,7 +16,7 @@ export interface Endpoint<S extends z.ZodType = z.ZodType, P = never> extends Op
   params: 'query' | 'body';
   // encode, items and merge are methods, not function-typed properties, so that a descriptor of any
   // schema and arguments fits where any endpoint or listing is taken.
-  /** The operation's own parameters from the caller's arguments, dates and paging aside; refuses bad ones (InvalidArgumentError). */
+  /** The operation's own parameters from the caller's arguments, dates and paging aside; refuses bad ones (UserInputError). */
   encode(args: P): Record<string, unknown>;
 }
 

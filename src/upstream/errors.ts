@@ -55,18 +55,13 @@ export abstract class UpstreamError extends Error {
   }
 }
 
-/** The request was refused as invalid, by us before sending or by the upstream (400). */
+/**
+ * The upstream refused the request as invalid (400 InvalidArgument). Arguments refused here, before
+ * anything is sent, are a UserInputError (src/errors.ts) instead: this one always comes from the upstream.
+ */
 export class InvalidArgumentError extends UpstreamError {
   readonly kind = 'invalid_argument';
   readonly retryable = false;
-  constructor(
-    message: string,
-    endpoint?: string,
-    /** True when the upstream said so; false when we refused it before sending. */
-    readonly fromUpstream = false,
-  ) {
-    super(message, endpoint);
-  }
 }
 
 export class UnauthenticatedError extends UpstreamError {

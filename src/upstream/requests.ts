@@ -6,7 +6,7 @@ import type { Caller, CallOptions } from './transport/caller.js';
 import { rangeText, resolveDate, resolveRangeArg, splitRange, type DayRange } from '../domain/dates.js';
 import type { Days } from '../domain/published-days.js';
 import type { DateArg, Endpoint, ListArgs, Listing, RangeArg } from './endpoint.js';
-import { InvalidArgumentError } from './errors.js';
+import { UserInputError } from '../errors.js';
 import type { Priority } from './limits/limiter.js';
 import { combineFreshness, type Freshness } from '../domain/freshness.js';
 import { canonicalKey } from './cache/canonical-key.js';
@@ -173,7 +173,7 @@ export async function page<E extends AnyListing>(
 ): Promise<CachedAnswer<z.output<E['schema']>>> {
   const days = daysOf(listing, args as RangeArg & DateArg, up.days());
   if (days.end - days.start + 1 > MAX_RANGE_DAYS) {
-    throw new InvalidArgumentError(
+    throw new UserInputError(
       'One raw page covers at most 90 days. Shorten the range, or leave out cursor and page_size so the server splits the range and pages for you.',
     );
   }

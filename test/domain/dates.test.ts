@@ -8,7 +8,7 @@ import {
   splitRange,
   type DateRules,
 } from '../../src/domain/dates.js';
-import { InvalidArgumentError } from '../../src/upstream/errors.js';
+import { UserInputError } from '../../src/errors.js';
 import { daysAt } from '../../src/domain/published-days.js';
 import { formatDay, parseIsoDay } from '../../src/util/utc-date.js';
 
@@ -110,7 +110,7 @@ describe('resolveRange refuses what the upstream would, saying what to change', 
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(InvalidArgumentError);
+    expect(error).toBeInstanceOf(UserInputError);
     if (typeof message === 'string') expect((error as Error).message).toBe(message);
     else expect((error as Error).message).toMatch(message);
   });
@@ -132,7 +132,7 @@ describe('resolveDate', () => {
     ['2026-06-01', '2026-06-01'],
   ])('%s resolves to %s', (input, expected) => expect(formatDay(resolveDate(input, DAYS))).toBe(expected));
   it.each(['2026-11-21', '2027-01-01', '2024-11-20', 'yesterday'])('refuses %s', (input) =>
-    expect(() => resolveDate(input, DAYS)).toThrow(InvalidArgumentError),
+    expect(() => resolveDate(input, DAYS)).toThrow(UserInputError),
   );
 });
 

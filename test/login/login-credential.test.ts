@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LoginStore } from '../../src/login/login-store.js';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { startSimulator, type FaultSpec, type Simulator } from '../../src/simulator/index.js';
 import { getUserBudgetOverrides } from '../../src/upstream/endpoints/get-user-budget-overrides.js';
 import { LoginRequiredError, UpstreamUnavailableError } from '../../src/upstream/errors.js';
 import { toolErrorMessage } from '../../src/mcp/tool-errors.js';
@@ -51,15 +51,36 @@ describe('a login as the upstream credential', () => {
     }
   });
 
-  it('refreshes once more on a 401, and sends the request again', async () => {
+  const path = '/analytics/v0/get-user-budget-overrides';
+  it.each<[string, FaultSpec[], number, number[]]>([
+    ['refreshes once more on a 401, and sends the request again', [], 3, [401, 200]],
+    [
+      // The retry's 401 comes first, then the renewed request meets a 429: with two attempts, only the retry spends one.
+      'in one call, a retry, a renewal after a 401 and a wait after a 429 each do their own job',
+      [
+        { path, kind: '503' },
+        { path, kind: '429', retryAfterSeconds: 0, skip: 1 },
+      ],
+      2,
+      [503, 401, 429, 200],
+    ],
+    [
+      // The first 401 is renewed; the renewed request meets a 503 and is retried with the renewed token.
+      'keeps the renewed token for the retries: a retry after a renewal sends it, and nothing refreshes again',
+      [{ path, kind: '503', skip: 1 }],
+      3,
+      [401, 503, 200],
+    ],
+  ])('%s', async (_name, faults, maxAttempts, statuses) => {
     await browserlessLogin(sim, ['read'], store);
     const { credential, close } = credentialOn(store);
-    const client = clientFor(sim, { token: credential, now: Date.now });
+    const client = clientFor(sim, { token: credential, now: Date.now, retry: { maxAttempts } });
     try {
       // The upstream's clock moves past the token's expiry; ours does not know.
       sim.configure({ advance_ms: 2 * 3_600_000 });
+      for (const fault of faults) sim.injectFault(fault);
       await client.call(getUserBudgetOverrides, {});
-      expect(requestsTo(sim, 'get-user-budget-overrides').map((r) => r.status)).toEqual([401, 200]);
+      expect(requestsTo(sim, 'get-user-budget-overrides').map((r) => r.status)).toEqual(statuses);
       expect(grants(sim, 'refresh_token')).toHaveLength(1);
     } finally {
       await client.close();

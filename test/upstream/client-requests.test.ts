@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { UserInputError } from '../../src/errors.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { AnalyticsClient } from '../../src/upstream/client.js';
 import {
@@ -86,7 +87,7 @@ describe('requests as sent', () => {
     ],
   ])('refuses %s before any network call', async (_name, call, message) => {
     await expect(call()).rejects.toThrow(message);
-    await expect(call()).rejects.toBeInstanceOf(InvalidArgumentError);
+    await expect(call()).rejects.toBeInstanceOf(UserInputError);
     expect(sim.requests()).toEqual([]);
   });
 });
@@ -115,7 +116,8 @@ describe('upstream errors map onto the error family', () => {
       .call(getUserBudgetOverrides, { user_emails: ['ghost@nowhere.example'] })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidArgumentError);
-    expect((error as InvalidArgumentError).fromUpstream).toBe(true);
+    // From the upstream: the caller sent it once, and the refusal carries that request.
+    expect((error as InvalidArgumentError).request).toMatchObject({ host: 'api', attempts: 1 });
     expect((error as Error).message).toMatch(/ghost@nowhere\.example/);
     expect(requestsTo(sim, 'get-user-budget-overrides')).toHaveLength(1);
   });

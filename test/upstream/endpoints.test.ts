@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs';
+import { UserInputError } from '../../src/errors.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../src/simulator/http/routes.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
@@ -11,7 +12,6 @@ import { dailyUsage } from '../../src/upstream/endpoints/daily-usage.js';
 import { dau } from '../../src/upstream/endpoints/dau.js';
 import { dauCount } from '../../src/upstream/endpoints/dau-count.js';
 import { userActivity } from '../../src/upstream/endpoints/user-activity.js';
-import { InvalidArgumentError } from '../../src/upstream/errors.js';
 import { NOW } from '../helpers/sim.js';
 import { clientFor, requestsTo } from '../helpers/client.js';
 
@@ -108,7 +108,7 @@ describe('list() and page() take the same arguments through the same date rules'
       /One raw page covers at most 90 days/,
     );
     await expect(client.list(dailyUsage, { range: 'last_7_days', end_date: '2026-11-20' })).rejects.toBeInstanceOf(
-      InvalidArgumentError,
+      UserInputError,
     );
     await expect(client.page(dailyUsage, { range: 'last_7_days', end_date: '2026-11-20' })).rejects.toThrow(
       /either range or start_date/,

@@ -1,5 +1,6 @@
 import { newChunkId, type AuditChange, type AuditRecord } from '../../privacy/audit.js';
 import { MAX_OVERRIDES_PER_SET } from '../../contract/limits.js';
+import { UserInputError } from '../../errors.js';
 import { toolErrorMessage } from '../../mcp/tool-errors.js';
 import { setUserBudgetOverrides, type Override } from '../../upstream/endpoints/set-user-budget-overrides.js';
 import { CancelledError, isUpstreamError } from '../../upstream/errors.js';
@@ -78,12 +79,15 @@ export async function applyChanges(writes: PlannedEntry[], ctx: ToolContext): Pr
         ...(p.reason ? { reason: p.reason } : {}),
       }));
     } catch (error) {
-      // Only a request that provably never left, or that the upstream refused as a whole, is known not to
-      // have been applied. A cancellation after sending may have landed.
+      // Only a request refused before sending, one that provably never left, or one the upstream refused as a
+      // whole, is known not to have been applied. A cancellation after sending may have landed.
       const refused = ['invalid_argument', 'unauthenticated', 'permission_denied', 'rate_limited'];
       const never =
-        isUpstreamError(error) &&
-        (error.neverReached || refused.includes(error.kind) || (error instanceof CancelledError && !error.afterSend));
+        error instanceof UserInputError ||
+        (isUpstreamError(error) &&
+          (error.neverReached ||
+            refused.includes(error.kind) ||
+            (error instanceof CancelledError && !error.afterSend)));
       const message = toolErrorMessage(error);
       for (const p of part) Object.assign(p, { status: never ? 'failed' : 'outcome_unknown', reason: message });
       chunks.push({ entries: part.length, outcome: never ? 'failed' : 'outcome_unknown', error: message });

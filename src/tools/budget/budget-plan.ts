@@ -1,7 +1,6 @@
 import { PLAN_RESOURCE, type BillingPlan, type BudgetResource } from '../../contract/enums.js';
 import { UserInputError } from '../../errors.js';
 import { clip } from '../../format/text.js';
-import { InvalidArgumentError } from '../../upstream/errors.js';
 import { entryKey, normalizeLimit, type EntryInput, type PlannedEntry } from './budget-entries.js';
 import { fullResource, shortResource } from './budget-resources.js';
 import { readCurrent } from './current-overrides.js';
@@ -77,7 +76,7 @@ export async function planChanges(
         user = await ctx.resolveEmail(user);
       } catch (error) {
         // A refused name marks its entry; a look-up that failed upstream fails the call, in the funnel's words.
-        if (!refusedInput(error)) throw error;
+        if (!(error instanceof UserInputError)) throw error;
         planned.push(invalid(error.message, resource));
         continue;
       }
@@ -121,9 +120,4 @@ export async function planChanges(
             : 'changed';
   }
   return planned;
-}
-
-/** A refusal of what the caller gave, made here before anything was sent. */
-function refusedInput(error: unknown): error is Error {
-  return error instanceof UserInputError || (error instanceof InvalidArgumentError && !error.fromUpstream);
 }

@@ -24,7 +24,7 @@ export async function readCurrent(
       );
       return { current, unknown };
     } catch (error) {
-      if (!(error instanceof InvalidArgumentError) || !error.fromUpstream) throw error;
+      if (!(error instanceof InvalidArgumentError)) throw error;
       const listed = listedNames(error.message);
       const named = [
         ...names.user_emails.map((e) => identityKey({ user_email: e })),
@@ -39,7 +39,6 @@ export async function readCurrent(
   throw new InvalidArgumentError(
     'Could not read the current budget overrides: the upstream kept refusing the identities. Check the emails and service-account names',
     getUserBudgetOverrides.name,
-    true,
   );
 }
 

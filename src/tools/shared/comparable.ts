@@ -3,7 +3,6 @@ import type { z } from 'zod';
 import { UserInputError } from '../../errors.js';
 import type { DateRules, DayRange } from '../../domain/dates.js';
 import type { RangeArg } from '../../upstream/endpoint.js';
-import { InvalidArgumentError } from '../../upstream/errors.js';
 import { formatDay, parseIsoDay } from '../../util/utc-date.js';
 import { comparison, comparisonOut, comparisonText, compareToInput, movers, otherPeriod } from './compare.js';
 import type { CompareTo, Figure, Mover } from './compare.js';
@@ -19,7 +18,7 @@ function checkedAsMain(other: Dates, rules: DateRules, ctx: ToolContext): void {
   try {
     resolveRange(other, rules, ctx.client.days());
   } catch (error) {
-    if (error instanceof InvalidArgumentError) throw new InvalidArgumentError(`compare_to: ${error.message}`);
+    if (error instanceof UserInputError) throw new UserInputError(`compare_to: ${error.message}`, error.nextStep);
     throw error;
   }
 }

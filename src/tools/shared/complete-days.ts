@@ -1,7 +1,7 @@
 import { freshnessOut, type FreshnessOut } from '../../format/freshness.js';
 import { namedPeriodEnd, type DateRules, type DayRange, type NamedRange } from '../../domain/dates.js';
 import type { RangeArg } from '../../upstream/endpoint.js';
-import { InvalidArgumentError } from '../../upstream/errors.js';
+import { UserInputError } from '../../errors.js';
 import type { Freshness } from '../../domain/freshness.js';
 import { hourText } from '../../domain/published-days.js';
 import { formatDay, parseIsoDay } from '../../util/utc-date.js';
@@ -54,7 +54,7 @@ export function completePeriod(
   const latest = days.published;
   const asked = resolvePeriod(args, days, fallback);
   if (asked.start > latest)
-    throw new InvalidArgumentError(
+    throw new UserInputError(
       `${formatDay(asked.start)} is not complete yet: ${arrives(ctx, latest)}; the latest complete day is ${formatDay(latest)} (UTC).`,
     );
   const period = { start: asked.start, end: Math.min(asked.end, latest) };

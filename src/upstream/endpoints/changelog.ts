@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineOperation } from '../endpoint.js';
-import { InvalidArgumentError } from '../errors.js';
+import { UserInputError } from '../../errors.js';
 import { changelogPolicy } from '../../domain/freshness.js';
 import { count } from '../schemas.js';
 
@@ -17,7 +17,7 @@ export type Changelog = z.infer<typeof changelogSchema>;
 /** The query: a page number of 0 or more, checked, and the client filter. */
 function changelogQuery({ client = 'all', page = 0 }: { client?: string; page?: number }): Record<string, unknown> {
   if (!Number.isSafeInteger(page) || page < 0) {
-    throw new InvalidArgumentError(`page must be a whole number of 0 or more, got ${page}.`);
+    throw new UserInputError(`page must be a whole number of 0 or more, got ${page}.`);
   }
   return { page, client };
 }

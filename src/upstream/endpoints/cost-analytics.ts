@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { GRANULARITIES, GROUP_BY_KEYS, type Granularity, type GroupByKey } from '../../contract/enums.js';
 import { defineListing } from '../endpoint.js';
-import { InvalidArgumentError } from '../errors.js';
+import { UserInputError } from '../../errors.js';
 import { mergeCostPoints } from '../listing/merge.js';
 import { bigCount, count, decimal, isoDate } from '../schemas.js';
 
@@ -58,15 +58,15 @@ function costBody(query: CostQuery): {
   const keys = [...new Set(query.group_by_keys ?? [])];
   for (const k of keys)
     if (!GROUP_BY_KEYS.includes(k))
-      throw new InvalidArgumentError(`Unknown group-by key '${k}'; use ${GROUP_BY_KEYS.join(', ')}.`);
+      throw new UserInputError(`Unknown group-by key '${k}'; use ${GROUP_BY_KEYS.join(', ')}.`);
   const granularity = query.granularity ?? 'COST_ANALYTICS_TIME_GRANULARITY_TOTAL';
   if (!GRANULARITIES.includes(granularity))
-    throw new InvalidArgumentError(`Unknown granularity '${granularity}'; use ${GRANULARITIES.join(' or ')}.`);
+    throw new UserInputError(`Unknown granularity '${granularity}'; use ${GRANULARITIES.join(' or ')}.`);
   const filters = Object.fromEntries(
     Object.entries(query.filters ?? {}).filter(([, v]) => v && v.length > 0),
   ) as Record<string, string[]>;
   const bad = filters.user_emails?.find((e) => !EMAIL.test(e));
-  if (bad !== undefined) throw new InvalidArgumentError(`'${bad}' in user_emails is not an email address.`);
+  if (bad !== undefined) throw new UserInputError(`'${bad}' in user_emails is not an email address.`);
   return {
     ...(keys.length ? { group_by_keys: keys } : {}),
     granularity,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_OVERRIDES_PER_SET } from '../../contract/limits.js';
 import { defineOperation } from '../endpoint.js';
-import { InvalidArgumentError } from '../errors.js';
+import { UserInputError } from '../../errors.js';
 import { withIdentity } from '../schemas.js';
 
 export const overrideSchema = withIdentity({
@@ -16,9 +16,7 @@ export type SetOverrides = z.infer<typeof setOverridesSchema>;
 /** The body: 1 to 5000 overrides, counted before anything is sent. */
 function overridesBody({ overrides }: { overrides: Override[] }): Record<string, unknown> {
   if (overrides.length < 1 || overrides.length > MAX_OVERRIDES_PER_SET) {
-    throw new InvalidArgumentError(
-      `A set request takes 1 to ${MAX_OVERRIDES_PER_SET} overrides, got ${overrides.length}.`,
-    );
+    throw new UserInputError(`A set request takes 1 to ${MAX_OVERRIDES_PER_SET} overrides, got ${overrides.length}.`);
   }
   return { overrides };
 }

@@ -1,30 +1,15 @@
 import type { z } from 'zod';
-import type { RateGroup } from '../../contract/limits.js';
 import { ResponseCache, type CachedAnswer } from '../cache/cache.js';
 import { canonicalKey } from '../cache/canonical-key.js';
 import type { Credential } from '../credential.js';
-import { remainingMs } from './deadline.js';
-import { RateLimitedError, UpstreamError, UpstreamProtocolError } from '../errors.js';
-import type { CachePolicy } from '../../domain/freshness.js';
+import { UpstreamError, UpstreamProtocolError } from '../errors.js';
 import { HttpTransport, type HttpResponse } from './http.js';
 import { RateLimiters, type Priority } from '../limits/limiter.js';
+import type { Operation, SendWith } from './operation.js';
+import { withRateLimitWait } from './rate-limit-wait.js';
+import { withRenewal } from './renewal.js';
+import { withRetries, type RetryConfig } from './retry.js';
 import { statusError } from './status-errors.js';
-import { backoffMs, parseRetryAfter, shouldRetry, sleep, type RetryConfig } from './retry.js';
-
-/** One upstream endpoint: where it is, how it is limited, retried, cached and validated. */
-export interface Operation<S extends z.ZodType> {
-  /** The last segment of its path, as messages and errors name it. */
-  name: string;
-  method: 'GET' | 'POST';
-  path: string;
-  host: 'api' | 'site';
-  /** null: not rate limited (the public changelog). */
-  group: RateGroup | null;
-  retry: 'read' | 'write';
-  schema: S;
-  /** null: never cached (budget reads and writes). `refreshHour`: the daily refresh hour (UTC). */
-  cache: ((now: number, params: Record<string, unknown>, refreshHour: number) => CachePolicy) | null;
-}
 
 export interface CallerConfig {
   baseUrl: string;
@@ -103,102 +88,55 @@ export class Caller {
     }
   }
 
+  /** One request: each send rate limited, 429s waited out, a 401 renewed once, failures retried by the policy. */
   private async sendWithRetries<S extends z.ZodType>(
     op: Operation<S>,
     options: CallOptions,
     budget: AbortSignal | undefined,
     counted: () => void,
   ): Promise<{ value: z.output<S>; bytes: number }> {
-    const base = op.host === 'api' ? this.config.baseUrl : this.config.siteUrl;
-    const url = new URL(base.replace(/\/+$/, '') + op.path);
-    for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, v);
-    const { credential } = this.config;
+    const { credential, retry, now, random } = this.config;
+    const { signal } = options;
+    const limits = { op, limiters: this.limiters, credential: this.credential, now, budget, signal };
+    const waited = withRateLimitWait(
+      { ...limits, maxWaits: retry.maxRateLimitRetries },
+      this.sender(op, options, counted),
+    );
     // The changelog is public: no credential is sent to the site, nor a login required for it.
-    let bearer = op.host === 'api' ? await credential.bearer(options.signal) : undefined;
-    let renewed = false;
-    const headers = (): Record<string, string> => ({
+    const bearer = op.host === 'api' ? await credential.bearer(signal) : undefined;
+    const renewing = withRenewal(credential, bearer, signal, waited);
+    const policy = { config: retry, mode: op.retry, signal, random };
+    return withRetries(policy, async () => this.parse(op, await renewing()))();
+  }
+
+  /** The request built once (URL, body); each send of it waits for its group's token, and is counted. */
+  private sender(op: Operation<z.ZodType>, options: CallOptions, counted: () => void): SendWith {
+    const { signal, priority } = options;
+    const request = {
+      method: op.method,
+      url: this.urlOf(op, options.query),
+      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      signal,
+      endpoint: op.name,
+    };
+    const headers = (bearer: string | undefined): Record<string, string> => ({
       ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
       ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
     });
-    const request = {
-      method: op.method,
-      url,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal,
-      endpoint: op.name,
+    return (bearer) => {
+      const send = () => {
+        counted();
+        return this.http.send({ ...request, headers: headers(bearer) });
+      };
+      return op.group ? this.limiters.schedule(op.group, send, signal, priority, this.credential) : send();
     };
-
-    let attempt = 0;
-    let rateLimited = 0;
-    for (;;) {
-      attempt++;
-      try {
-        const send = () => {
-          counted();
-          return this.http.send({ ...request, headers: headers() });
-        };
-        const res = op.group
-          ? await this.limiters.schedule(op.group, send, options.signal, options.priority, this.credential)
-          : await send();
-        if (res.status === 429) {
-          await this.waitOutRateLimit(op, res, ++rateLimited, budget, options.signal);
-          attempt--;
-          continue;
-        }
-        // A 401 means the request was refused before anything happened, so even a write may go again, once.
-        if (res.status === 401 && bearer && !renewed) {
-          renewed = true;
-          // Its failure (the sign-in service down, the login revoked) is the answer: not a reason to resend.
-          const next = await credential.renew(bearer, options.signal).catch((error: unknown) => {
-            throw new RenewFailed(error);
-          });
-          if (next !== undefined) {
-            bearer = next;
-            attempt--;
-            continue;
-          }
-        }
-        return this.parse(op, res);
-      } catch (error) {
-        if (error instanceof RenewFailed) throw error.cause;
-        if (
-          !(error instanceof UpstreamError) ||
-          !shouldRetry(error, op.retry) ||
-          attempt >= this.config.retry.maxAttempts ||
-          options.signal?.aborted
-        )
-          throw error;
-        await sleep(backoffMs(attempt, this.config.retry, this.config.random), options.signal);
-      }
-    }
   }
 
-  /**
-   * After a 429: waits as long as Retry-After says (or the documented block), unless that is more than
-   * the retries allow or the call's budget has left, in which case it fails at once with the time to retry.
-   * Rate-limited groups wait through their limiter, so that every request of the group waits too.
-   */
-  private async waitOutRateLimit(
-    op: Operation<z.ZodType>,
-    res: HttpResponse,
-    count: number,
-    budget: AbortSignal | undefined,
-    signal: AbortSignal | undefined,
-  ): Promise<void> {
-    const retryAfter = parseRetryAfter(res.headers['retry-after'], this.config.now());
-    const waitMs = retryAfter ?? this.limiters.config.blockMs;
-    const until = op.group
-      ? await this.limiters.pause(op.group, retryAfter, this.credential)
-      : this.config.now() + waitMs;
-    const blocked = (why: string) =>
-      new RateLimitedError(
-        `The upstream rate limit for ${op.name} is exhausted${why}; requests are blocked until about ${new Date(until).toISOString()}.`,
-        op.name,
-        until,
-      );
-    if (count > this.config.retry.maxRateLimitRetries) throw blocked('');
-    if (waitMs > remainingMs(budget)) throw blocked(' and the wait is longer than this call has left');
-    if (!op.group) await sleep(waitMs, signal);
+  private urlOf(op: Operation<z.ZodType>, query: Record<string, string> = {}): URL {
+    const base = op.host === 'api' ? this.config.baseUrl : this.config.siteUrl;
+    const url = new URL(base.replace(/\/+$/, '') + op.path);
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    return url;
   }
 
   private parse<S extends z.ZodType>(op: Operation<S>, res: HttpResponse): { value: z.output<S>; bytes: number } {
@@ -223,12 +161,5 @@ export class Caller {
       return { value: parsed.data, bytes: Buffer.byteLength(res.text) };
     }
     throw statusError(op, res, this.config.now());
-  }
-}
-
-/** Carries a failed renewal past the retry loop unchanged. */
-class RenewFailed extends Error {
-  constructor(override readonly cause: unknown) {
-    super('renewal failed');
   }
 }

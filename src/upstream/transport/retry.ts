@@ -1,5 +1,5 @@
 import { abortError } from './deadline.js';
-import type { UpstreamError } from '../errors.js';
+import { UpstreamError } from '../errors.js';
 
 export interface RetryConfig {
   /** Attempts in all, the first included. */
@@ -27,6 +27,47 @@ export function shouldRetry(error: UpstreamError, mode: 'read' | 'write'): boole
   return mode === 'read' || error.neverReached;
 }
 
+export interface RetryPolicy {
+  config: RetryConfig;
+  mode: 'read' | 'write';
+  signal?: AbortSignal;
+  random?: () => number;
+}
+
+/**
+ * Runs `attempt`, and again after a backoff while its failure may pass (shouldRetry), up to the attempts
+ * the policy allows. A failure wrapped by notRetried ends it at once, as it is.
+ */
+export function withRetries<T>(policy: RetryPolicy, attempt: () => Promise<T>): () => Promise<T> {
+  return async () => {
+    for (let n = 1; ; n++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (error instanceof NotRetried) throw error.cause;
+        const again =
+          error instanceof UpstreamError &&
+          shouldRetry(error, policy.mode) &&
+          n < policy.config.maxAttempts &&
+          !policy.signal?.aborted;
+        if (!again) throw error;
+        await sleep(backoffMs(n, policy.config, policy.random), policy.signal);
+      }
+    }
+  };
+}
+
+/** Throws `error` past withRetries unchanged, whatever its kind: a step whose failure is the answer (a renewal). */
+export function notRetried(error: unknown): never {
+  throw new NotRetried(error);
+}
+
+class NotRetried extends Error {
+  constructor(override readonly cause: unknown) {
+    super('not retried');
+  }
+}
+
 /** Exponential backoff with jitter: a delay drawn from [d/2, d], d = base × 2^(attempt−1), capped. */
 export function backoffMs(attempt: number, config: RetryConfig, random: () => number = Math.random): number {
   const ceiling = Math.min(config.maxDelayMs, config.baseDelayMs * 2 ** (attempt - 1));
@@ -46,13 +87,4 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
     }, ms);
     signal?.addEventListener('abort', onAbort, { once: true });
   });
-}
-
-/** Retry-After as milliseconds: delta-seconds or an HTTP date; undefined when absent or unreadable. */
-export function parseRetryAfter(value: string | string[] | undefined, now: number): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  if (!text) return undefined;
-  if (/^\d+$/.test(text.trim())) return Number(text.trim()) * 1000;
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

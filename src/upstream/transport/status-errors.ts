@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { Operation } from './caller.js';
+import type { Operation } from './operation.js';
 import {
   InvalidArgumentError,
   PermissionDeniedError,
@@ -36,7 +36,7 @@ export function statusError(op: Operation<z.ZodType>, res: HttpResponse, now: nu
   }
   switch (true) {
     case res.status === 400:
-      return new InvalidArgumentError(message ?? `${op.name} refused the request (400).`, op.name, true);
+      return new InvalidArgumentError(message ?? `${op.name} refused the request (400).`, op.name);
     case res.status === 401:
       return new UnauthenticatedError(`The upstream rejected the API token (401)${said}`, op.name);
     case res.status === 403:
