@@ -7,6 +7,7 @@ import type { Caller } from '../auth/caller.js';
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/config.js';
 import type { Logger } from '../logger.js';
+import type { ToolInventory } from '../mcp/tool-inventory.js';
 import { Health, type ReadinessTarget } from './health.js';
 import { HttpAuth, authenticates, readJson } from './http-auth.js';
 import { isLoopbackHost, loopbackHostnames, nonLoopbackRefusal } from './loopback.js';
@@ -15,8 +16,11 @@ const MCP_PATH = '/mcp';
 const METADATA_PATHS = ['/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`];
 
 export interface HttpOptions {
-  /** Tools a read-only caller may not call: asking for one is answered 403 insufficient_scope. */
-  writeTools?: readonly string[];
+  /**
+   * The tools a caller may see and call (toolInventory): a call its role refuses is answered 403
+   * insufficient_scope, and a request that is one call of a known tool is served by a server of that tool.
+   */
+  inventory?: (caller: Caller) => Pick<ToolInventory, 'withheld'>;
   /** What /readyz checks. */
   readiness?: () => ReadinessTarget;
   /** Why an authenticated caller may not be served (an unknown tenant, say), or undefined to serve it. */
@@ -47,15 +51,28 @@ export async function serveHttp(
   options: HttpOptions = {},
 ): Promise<HttpServing> {
   const names = allowedNames(config);
-  const auth = authenticates(config) ? new HttpAuth(config, options.writeTools ?? [], options.admit) : undefined;
+  const inventory = options.inventory ?? (() => ({ withheld: () => 'unknown' as const }));
+  const auth = authenticates(config) ? new HttpAuth(config, inventory, options.admit) : undefined;
   const readiness = options.readiness ?? (() => ({ baseUrl: config.baseUrl, redis: undefined }));
-  const handler = createMcpHandler(
-    (ctx) => factory(callerOf(ctx.authInfo), ctx.authInfo?.extra?.onlyTool as string | undefined),
-    {
+  const handlerOf = (onlyTool?: string) =>
+    createMcpHandler((ctx) => factory(callerOf(ctx.authInfo), onlyTool), {
       onerror: (error) => log.warn('http handler error', { error: error.message }),
-    },
-  );
+    });
+  const handler = handlerOf();
   const node = toNodeHandler(handler);
+  // A request that is one tool call needs a server with that one tool: building all of them is most of its cost.
+  const oneCall = new Map<string, { handler: McpHttpHandler; node: NodeHandler }>();
+  const nodeFor: NodeFor = (caller, body) => {
+    const call = body as { method?: unknown; params?: { name?: unknown } } | null;
+    const tool = call?.method === 'tools/call' ? call.params?.name : undefined;
+    if (typeof tool !== 'string' || inventory(caller).withheld(tool) === 'unknown') return node;
+    let served = oneCall.get(tool);
+    if (!served) {
+      const own = handlerOf(tool);
+      oneCall.set(tool, (served = { handler: own, node: toNodeHandler(own) }));
+    }
+    return served.node;
+  };
   const validHost = hostHeaderValidation(names.hosts);
   const validOrigin = names.origins ? exactOrigin(names.origins) : originValidation(names.hosts);
   const health = new Health(readiness);
@@ -89,7 +106,7 @@ export async function serveHttp(
       void node(req, res);
       return;
     }
-    void serveAuthenticated(auth, node, req, res).catch((error: unknown) => {
+    void serveAuthenticated(auth, nodeFor, req, res).catch((error: unknown) => {
       log.warn('http request failed', { error: error instanceof Error ? error.message : String(error) });
       if (!res.headersSent) res.writeHead(500).end();
     });
@@ -103,7 +120,7 @@ export async function serveHttp(
   });
   const { port } = http.address() as AddressInfo;
   const close = async () => {
-    await handler.close();
+    await Promise.all([handler, ...[...oneCall.values()].map((served) => served.handler)].map((h) => h.close()));
     http.closeAllConnections();
     await new Promise((r) => http.close(r));
   };
@@ -123,16 +140,22 @@ export async function serveHttp(
   };
 }
 
+type McpHttpHandler = ReturnType<typeof createMcpHandler>;
+type NodeHandler = ReturnType<typeof toNodeHandler>;
+/** The handler for a request of this caller with this body. */
+type NodeFor = (caller: Caller, body: unknown) => NodeHandler;
+
 async function serveAuthenticated(
   auth: HttpAuth,
-  node: ReturnType<typeof toNodeHandler>,
+  nodeFor: NodeFor,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
   const info = await auth.authenticate(req, res);
   if (!info) return;
   (req as IncomingMessage & { auth?: AuthInfo }).auth = info;
-  if (req.method !== 'POST') return node(req, res);
+  const caller = callerOf(info)!;
+  if (req.method !== 'POST') return nodeFor(caller, undefined)(req, res);
   const { json } = await readJson(req);
   if (json === undefined) {
     res.writeHead(400, { 'content-type': 'application/json' });
@@ -145,15 +168,8 @@ async function serveAuthenticated(
     );
     return;
   }
-  if (!(await auth.allows(info, json, res))) return;
-  // A request that is one tool call needs a server with that one tool: building all of them is most of its cost.
-  const call = json as { method?: unknown; params?: { name?: unknown } } | null;
-  if (call?.method === 'tools/call' && typeof call.params?.name === 'string')
-    (req as IncomingMessage & { auth?: AuthInfo }).auth = {
-      ...info,
-      extra: { ...info.extra, onlyTool: call.params.name },
-    };
-  await node(req, res, json);
+  if (!(await auth.allows(caller, json, res))) return;
+  await nodeFor(caller, json)(req, res, json);
 }
 
 /** Host names (without ports) and, when configured, exact origins that requests may carry. */
