@@ -2,14 +2,13 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/auth/caller.js';
-import { configSchema } from '../../src/config/config.js';
 import { LoginStore } from '../../src/login/login-store.js';
 import { createServer, type ServerDeps } from '../../src/mcp/server.js';
-import { createRuntime, type Runtime } from '../../src/runtime.js';
+import type { Runtime } from '../../src/runtime.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { VIEWS } from '../../src/ui/views.js';
-import { accountOf, browserlessLogin, configHome } from '../helpers/login.js';
+import { accountOf, browserlessLogin, configHome, runtimeOnLogin } from '../helpers/login.js';
 import { harness, type Harness } from '../helpers/mcp.js';
 
 const WRITE = 'set_budget_overrides';
@@ -123,14 +122,7 @@ describe('the tool inventory on a personal login', () => {
   it('a read login hides the write tool; a write login in use shows it, announced by tools/list_changed', async () => {
     sim = await startSimulator({ users: 20, rateLimit: false, warm: false, oauth: { autoApprove: true } });
     home = configHome();
-    const config = configSchema.parse({
-      baseUrl: sim.url,
-      authUrl: sim.authUrl,
-      clientId: sim.oauthClientId,
-      credentialStore: 'file',
-      logLevel: 'error',
-    });
-    runtime = await createRuntime(config, { env: home.env });
+    runtime = await runtimeOnLogin(sim, home.env);
     const store = new LoginStore(accountOf(sim), 'file', home.env);
     await browserlessLogin(sim, ['read'], store);
     await runtime.login!.reload();
