@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, type AuthInfo, type McpServer } from '@modelcontextprotocol/server';
+import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import { callerOf } from '../auth/authenticator.js';
 import type { Caller } from '../auth/caller.js';
 import type { Config } from '../config/config.js';
@@ -11,6 +11,7 @@ import type { ToolInventory } from '../mcp/tool-inventory.js';
 import { Health, type ReadinessTarget } from './health.js';
 import { HttpAuth, authenticates, readJson } from './http-auth.js';
 import { isLoopbackHost, loopbackHostnames, nonLoopbackRefusal } from './loopback.js';
+import { mcpHandlers, type NodeHandler, type ServerFactory } from './mcp-handlers.js';
 
 const MCP_PATH = '/mcp';
 const METADATA_PATHS = ['/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`];
@@ -34,10 +35,6 @@ export interface HttpServing {
   drain: (graceMs: number) => Promise<void>;
 }
 
-/** Builds the MCP server for one request: for an authenticated caller, the one that caller may see. */
-/** `onlyTool`: the request is exactly one call of this tool (see createServer). */
-export type ServerFactory = (caller: Caller | undefined, onlyTool?: string) => McpServer;
-
 /**
  * Streamable HTTP at exactly /mcp, for both protocol eras (2025 clients are served statelessly). A fresh
  * server per request shares the one upstream client, its cache and its rate limits. Host and Origin are
@@ -54,25 +51,7 @@ export async function serveHttp(
   const inventory = options.inventory ?? (() => ({ withheld: () => 'unknown' as const }));
   const auth = authenticates(config) ? new HttpAuth(config, inventory, options.admit) : undefined;
   const readiness = options.readiness ?? (() => ({ baseUrl: config.baseUrl, redis: undefined }));
-  const handlerOf = (onlyTool?: string) =>
-    createMcpHandler((ctx) => factory(callerOf(ctx.authInfo), onlyTool), {
-      onerror: (error) => log.warn('http handler error', { error: error.message }),
-    });
-  const handler = handlerOf();
-  const node = toNodeHandler(handler);
-  // A request that is one tool call needs a server with that one tool: building all of them is most of its cost.
-  const oneCall = new Map<string, { handler: McpHttpHandler; node: NodeHandler }>();
-  const nodeFor: NodeFor = (caller, body) => {
-    const call = body as { method?: unknown; params?: { name?: unknown } } | null;
-    const tool = call?.method === 'tools/call' ? call.params?.name : undefined;
-    if (typeof tool !== 'string' || inventory(caller).withheld(tool) === 'unknown') return node;
-    let served = oneCall.get(tool);
-    if (!served) {
-      const own = handlerOf(tool);
-      oneCall.set(tool, (served = { handler: own, node: toNodeHandler(own) }));
-    }
-    return served.node;
-  };
+  const handlers = mcpHandlers(factory, inventory, log);
   const validHost = hostHeaderValidation(names.hosts);
   const validOrigin = names.origins ? exactOrigin(names.origins) : originValidation(names.hosts);
   const health = new Health(readiness);
@@ -103,10 +82,10 @@ export async function serveHttp(
       return;
     }
     if (!auth) {
-      void node(req, res);
+      void handlers.node(req, res);
       return;
     }
-    void serveAuthenticated(auth, nodeFor, req, res).catch((error: unknown) => {
+    void serveAuthenticated(auth, handlers.nodeFor, req, res).catch((error: unknown) => {
       log.warn('http request failed', { error: error instanceof Error ? error.message : String(error) });
       if (!res.headersSent) res.writeHead(500).end();
     });
@@ -120,7 +99,7 @@ export async function serveHttp(
   });
   const { port } = http.address() as AddressInfo;
   const close = async () => {
-    await Promise.all([handler, ...[...oneCall.values()].map((served) => served.handler)].map((h) => h.close()));
+    await handlers.close();
     http.closeAllConnections();
     await new Promise((r) => http.close(r));
   };
@@ -140,14 +119,9 @@ export async function serveHttp(
   };
 }
 
-type McpHttpHandler = ReturnType<typeof createMcpHandler>;
-type NodeHandler = ReturnType<typeof toNodeHandler>;
-/** The handler for a request of this caller with this body. */
-type NodeFor = (caller: Caller, body: unknown) => NodeHandler;
-
 async function serveAuthenticated(
   auth: HttpAuth,
-  nodeFor: NodeFor,
+  nodeFor: (caller: Caller, body: unknown) => NodeHandler,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
