@@ -5,7 +5,7 @@ import type { Logger } from './logger.js';
 import { createRuntime, type Runtime } from './runtime.js';
 import type { HttpServing } from './transports/http.js';
 import { createServer, type ServerDeps } from './mcp/server.js';
-import { WRITE_TOOLS } from './tools/index.js';
+import { toolInventory } from './mcp/tool-inventory.js';
 import { isLoopbackHost, nonLoopbackRefusal } from './transports/loopback.js';
 import { serveStdio } from './transports/stdio.js';
 import { once } from './util/once.js';
@@ -104,7 +104,7 @@ export async function startHttp(runtime: Runtime, tenants?: Map<string, Runtime>
     runtime.config,
     runtime.log,
     {
-      writeTools: WRITE_TOOLS,
+      inventory: (caller) => toolInventory(serverDepsFor(runtimeOf(caller) ?? runtime, caller)),
       readiness: () => ({ baseUrl: runtime.client.baseUrl, redis: runtime.client.redis }),
       admit: (caller) => {
         if (!tenants || runtimeOf(caller)) return undefined;
@@ -116,13 +116,12 @@ export async function startHttp(runtime: Runtime, tenants?: Map<string, Runtime>
   );
 }
 
-/** What one caller's server is built from: a read-only caller gets the read-only server, and audit lines name the caller. */
+/** What one caller's server is built from: its role decides its tools (see toolInventory), and audit lines name it. */
 function serverDepsFor(runtime: Runtime, caller: Caller | undefined): ServerDeps {
   if (!caller) return runtime;
   return {
     ...runtime,
     caller,
-    config: caller.role === 'read' ? { ...runtime.config, readOnly: true } : runtime.config,
     audit: (event) => runtime.audit({ ...event, caller: caller.id }),
   };
 }

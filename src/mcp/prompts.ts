@@ -17,8 +17,11 @@ const advertisedRangeArg = z.object({
 });
 const rangeArg = z.object({ range: z.enum(NAMED_RANGES).optional() });
 
-/** Short user-invoked templates that lead the assistant to the right tools. */
-export function registerPrompts(server: McpServer, readOnly: boolean, redact: Redactor, log: Logger): void {
+/**
+ * Short user-invoked templates that lead the assistant to the right tools. `writable`: whether the caller may
+ * change budgets now (the tool inventory's answer), read as each prompt is asked for.
+ */
+export function registerPrompts(server: McpServer, writable: () => boolean, redact: Redactor, log: Logger): void {
   const user = (text: string) => ({
     messages: [{ role: 'user' as const, content: { type: 'text' as const, text: redact.text(text) } }],
   });
@@ -50,9 +53,9 @@ export function registerPrompts(server: McpServer, readOnly: boolean, redact: Re
       user(
         'Review budget overrides. Use get_budget_overrides for the current limits and get_credit_usage with range month_to_date for what each person has used; ' +
           'list people near or over their limit and overrides that look unused. ' +
-          (readOnly
-            ? 'This server is read-only: recommend changes, do not try to make them.'
-            : 'Propose changes; if I agree, call set_budget_overrides with dry_run true first and show me the diff before applying.'),
+          (writable()
+            ? 'Propose changes; if I agree, call set_budget_overrides with dry_run true first and show me the diff before applying.'
+            : 'This server is read-only: recommend changes, do not try to make them.'),
       ),
   );
   server.registerPrompt(

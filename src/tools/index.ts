@@ -29,6 +29,3 @@ export const TOOLS: ToolDef[] = [
   setBudgetOverrides,
   getChangelog,
 ] as unknown as ToolDef[];
-
-/** The tools that change something upstream: hidden from read-only servers and read-only callers. */
-export const WRITE_TOOLS: readonly string[] = TOOLS.filter((t) => t.writes).map((t) => t.name);

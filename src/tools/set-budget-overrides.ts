@@ -32,7 +32,6 @@ export const setBudgetOverrides = defineTool({
   input: z.strictObject({ overrides: z.array(entryInput).min(1).max(50_000), dry_run: z.boolean().default(false) }),
   output: writeAnswer,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
-  writes: true,
   async run(args, ctx) {
     const plan = await billingPlan(ctx);
     const planned = await planChanges(args.overrides, plan, ctx);

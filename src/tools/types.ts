@@ -44,9 +44,8 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   description: string;
   input: I;
   output: O;
+  /** `readOnlyHint: false` is how a tool says it writes upstream state, and so is hidden from read-only callers. */
   annotations: ToolAnnotations;
-  /** Writes upstream state: hidden in read-only mode. */
-  writes?: boolean;
   run(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
   /** The compact text a model reads, derived from the structured answer. */
   text(out: z.output<O>): string;

@@ -10,6 +10,7 @@ import {
 import { Authenticator, callerOf } from '../auth/authenticator.js';
 import { READ_SCOPE, SCOPES, WRITE_SCOPE, type Caller } from '../auth/caller.js';
 import type { Config } from '../config/config.js';
+import type { ToolInventory } from '../mcp/tool-inventory.js';
 
 type AuthConfig = Pick<Config, 'publicUrl' | 'authIssuer' | 'apiKeysFile' | 'tenantClaim'>;
 
@@ -26,7 +27,7 @@ export class HttpAuth {
 
   constructor(
     private readonly config: AuthConfig,
-    private readonly writeTools: readonly string[],
+    private readonly inventory: (caller: Caller) => Pick<ToolInventory, 'withheld'>,
     private readonly admit: (caller: Caller) => string | undefined = () => undefined,
   ) {
     this.verifier = new Authenticator(config);
@@ -69,17 +70,18 @@ export class HttpAuth {
   }
 
   /**
-   * A read-only caller calling a write tool gets 403 insufficient_scope naming both scopes, so that its client
-   * can ask for more; nothing reaches the tool. True when the request may go on.
+   * A caller whose role the inventory refuses a tool (a read caller calling a write tool) gets 403
+   * insufficient_scope naming both scopes, so that its client can ask for more; nothing reaches the tool.
+   * True when the request may go on.
    */
-  async allows(info: AuthInfo, body: unknown, res: ServerResponse): Promise<boolean> {
-    if (callerOf(info)?.role === 'write') return true;
+  async allows(caller: Caller, body: unknown, res: ServerResponse): Promise<boolean> {
+    const inventory = this.inventory(caller);
     const messages = Array.isArray(body) ? body : [body];
-    const writes = messages.some((m) => {
+    const refused = messages.some((m) => {
       const message = m as { method?: unknown; params?: { name?: unknown } } | null;
-      return message?.method === 'tools/call' && this.writeTools.includes(String(message.params?.name));
+      return message?.method === 'tools/call' && inventory.withheld(String(message.params?.name)) === 'role';
     });
-    if (!writes) return true;
+    if (!refused) return true;
     const refusal = new OAuthError(OAuthErrorCode.InsufficientScope, `changing budgets needs the ${WRITE_SCOPE} scope`);
     await send(
       res,

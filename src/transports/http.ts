@@ -1,22 +1,27 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node';
-import { createMcpHandler, type AuthInfo, type McpServer } from '@modelcontextprotocol/server';
+import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
+import type { AuthInfo } from '@modelcontextprotocol/server';
 import { callerOf } from '../auth/authenticator.js';
 import type { Caller } from '../auth/caller.js';
 import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/config.js';
 import type { Logger } from '../logger.js';
+import type { ToolInventory } from '../mcp/tool-inventory.js';
 import { Health, type ReadinessTarget } from './health.js';
 import { HttpAuth, authenticates, readJson } from './http-auth.js';
 import { isLoopbackHost, loopbackHostnames, nonLoopbackRefusal } from './loopback.js';
+import { mcpHandlers, type NodeHandler, type ServerFactory } from './mcp-handlers.js';
 
 const MCP_PATH = '/mcp';
 const METADATA_PATHS = ['/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`];
 
 export interface HttpOptions {
-  /** Tools a read-only caller may not call: asking for one is answered 403 insufficient_scope. */
-  writeTools?: readonly string[];
+  /**
+   * The tools a caller may see and call (toolInventory): a call its role refuses is answered 403
+   * insufficient_scope, and a request that is one call of a known tool is served by a server of that tool.
+   */
+  inventory?: (caller: Caller) => Pick<ToolInventory, 'withheld'>;
   /** What /readyz checks. */
   readiness?: () => ReadinessTarget;
   /** Why an authenticated caller may not be served (an unknown tenant, say), or undefined to serve it. */
@@ -29,10 +34,6 @@ export interface HttpServing {
   /** Refuses new requests (503), lets those in flight finish (up to `graceMs`), then closes. */
   drain: (graceMs: number) => Promise<void>;
 }
-
-/** Builds the MCP server for one request: for an authenticated caller, the one that caller may see. */
-/** `onlyTool`: the request is exactly one call of this tool (see createServer). */
-export type ServerFactory = (caller: Caller | undefined, onlyTool?: string) => McpServer;
 
 /**
  * Streamable HTTP at exactly /mcp, for both protocol eras (2025 clients are served statelessly). A fresh
@@ -47,15 +48,10 @@ export async function serveHttp(
   options: HttpOptions = {},
 ): Promise<HttpServing> {
   const names = allowedNames(config);
-  const auth = authenticates(config) ? new HttpAuth(config, options.writeTools ?? [], options.admit) : undefined;
+  const inventory = options.inventory ?? (() => ({ withheld: () => 'unknown' as const }));
+  const auth = authenticates(config) ? new HttpAuth(config, inventory, options.admit) : undefined;
   const readiness = options.readiness ?? (() => ({ baseUrl: config.baseUrl, redis: undefined }));
-  const handler = createMcpHandler(
-    (ctx) => factory(callerOf(ctx.authInfo), ctx.authInfo?.extra?.onlyTool as string | undefined),
-    {
-      onerror: (error) => log.warn('http handler error', { error: error.message }),
-    },
-  );
-  const node = toNodeHandler(handler);
+  const handlers = mcpHandlers(factory, inventory, log);
   const validHost = hostHeaderValidation(names.hosts);
   const validOrigin = names.origins ? exactOrigin(names.origins) : originValidation(names.hosts);
   const health = new Health(readiness);
@@ -86,10 +82,10 @@ export async function serveHttp(
       return;
     }
     if (!auth) {
-      void node(req, res);
+      void handlers.node(req, res);
       return;
     }
-    void serveAuthenticated(auth, node, req, res).catch((error: unknown) => {
+    void serveAuthenticated(auth, handlers.nodeFor, req, res).catch((error: unknown) => {
       log.warn('http request failed', { error: error instanceof Error ? error.message : String(error) });
       if (!res.headersSent) res.writeHead(500).end();
     });
@@ -103,7 +99,7 @@ export async function serveHttp(
   });
   const { port } = http.address() as AddressInfo;
   const close = async () => {
-    await handler.close();
+    await handlers.close();
     http.closeAllConnections();
     await new Promise((r) => http.close(r));
   };
@@ -125,14 +121,15 @@ export async function serveHttp(
 
 async function serveAuthenticated(
   auth: HttpAuth,
-  node: ReturnType<typeof toNodeHandler>,
+  nodeFor: (caller: Caller, body: unknown) => NodeHandler,
   req: IncomingMessage,
   res: ServerResponse,
 ): Promise<void> {
   const info = await auth.authenticate(req, res);
   if (!info) return;
   (req as IncomingMessage & { auth?: AuthInfo }).auth = info;
-  if (req.method !== 'POST') return node(req, res);
+  const caller = callerOf(info)!;
+  if (req.method !== 'POST') return nodeFor(caller, undefined)(req, res);
   const { json } = await readJson(req);
   if (json === undefined) {
     res.writeHead(400, { 'content-type': 'application/json' });
@@ -145,15 +142,8 @@ async function serveAuthenticated(
     );
     return;
   }
-  if (!(await auth.allows(info, json, res))) return;
-  // A request that is one tool call needs a server with that one tool: building all of them is most of its cost.
-  const call = json as { method?: unknown; params?: { name?: unknown } } | null;
-  if (call?.method === 'tools/call' && typeof call.params?.name === 'string')
-    (req as IncomingMessage & { auth?: AuthInfo }).auth = {
-      ...info,
-      extra: { ...info.extra, onlyTool: call.params.name },
-    };
-  await node(req, res, json);
+  if (!(await auth.allows(caller, json, res))) return;
+  await nodeFor(caller, json)(req, res, json);
 }
 
 /** Host names (without ports) and, when configured, exact origins that requests may carry. */

@@ -50,7 +50,8 @@ function load(name: ViewName): Promise<string> {
 
 /**
  * Registers each view as a ui:// resource. `writable` says, at each read, whether the budget view may offer
- * its editing controls: not on a read-only server, nor on a login without the write scope.
+ * its editing controls: the tool inventory's answer (not on a read-only server, for a read caller, nor on a
+ * login without the write scope).
  */
 export function registerViews(server: McpServer, writable: () => boolean): void {
   for (const [name, view] of Object.entries(VIEWS) as Array<[ViewName, (typeof VIEWS)[ViewName]]>) {

@@ -1,11 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { configSchema } from '../../src/config/config.js';
 import { LoginCredential } from '../../src/login/login-credential.js';
 import { startLoginFlow } from '../../src/login/login-flow.js';
 import { LoginStore } from '../../src/login/login-store.js';
 import type { LoginAccount, StoredLogin } from '../../src/login/stored-login.js';
 import { TokenClient } from '../../src/login/token-client.js';
+import { createRuntime, type Runtime } from '../../src/runtime.js';
 import type { Simulator } from '../../src/simulator/index.js';
 
 /** A config directory of its own (XDG_CONFIG_HOME), so that no test touches the user's logins or keychain. */
@@ -43,3 +45,15 @@ export function credentialOn(store: LoginStore, secrets: Array<string | undefine
 /** Token grants the simulator's token endpoint saw (the log keeps only the grant type). */
 export const grants = (sim: Simulator, type: string) =>
   sim.requests().filter((r) => r.path.endsWith('/token') && (r.body as { grant_type?: string })?.grant_type === type);
+
+/** A server's runtime on a login (no token) to the simulator, with its logins kept under `env`'s config directory. */
+export function runtimeOnLogin(sim: Simulator, env: NodeJS.ProcessEnv): Promise<Runtime> {
+  const config = configSchema.parse({
+    baseUrl: sim.url,
+    authUrl: sim.authUrl,
+    clientId: sim.oauthClientId,
+    credentialStore: 'file',
+    logLevel: 'error',
+  });
+  return createRuntime(config, { env });
+}

@@ -1,11 +1,10 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { InMemoryTransport, createMcpHandler } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configSchema } from '../../src/config/config.js';
-import { createRuntime, type Runtime } from '../../src/runtime.js';
+import type { Runtime } from '../../src/runtime.js';
 import { createServer } from '../../src/mcp/server.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { configHome } from '../helpers/login.js';
+import { configHome, runtimeOnLogin } from '../helpers/login.js';
 
 let sim: Simulator;
 let runtime: Runtime;
@@ -23,14 +22,7 @@ afterEach(async () => {
 async function setUp(era: 'legacy' | 'modern', answer: 'open' | 'decline' | 'none') {
   sim = await startSimulator({ users: 60, rateLimit: false, warm: false, oauth: { autoApprove: true } });
   home = configHome();
-  const config = configSchema.parse({
-    baseUrl: sim.url,
-    authUrl: sim.authUrl,
-    clientId: sim.oauthClientId,
-    credentialStore: 'file',
-    logLevel: 'error',
-  });
-  runtime = await createRuntime(config, { env: home.env });
+  runtime = await runtimeOnLogin(sim, home.env);
   const asked: Array<Record<string, unknown>> = [];
   const client = new Client(
     { name: 'sign-in', version: '1.0.0' },
