@@ -1,11 +1,12 @@
 import type { z } from 'zod';
 import type { RateGroup } from '../../contract/limits.js';
 import { ResponseCache, type CachedAnswer } from '../cache/cache.js';
-import { canonicalKey } from '../cache/canonical-key.js';
 import type { Credential } from '../credential.js';
 import { remainingMs } from './deadline.js';
 import { RateLimitedError, UpstreamError, UpstreamProtocolError } from '../errors.js';
 import type { CachePolicy } from '../../domain/freshness.js';
+import type { DayRange } from '../../domain/dates.js';
+import { requestKey, written, type RequestTarget, type UpstreamRequest, type Written } from '../request.js';
 import { HttpTransport, type HttpResponse } from './http.js';
 import { RateLimiters, type Priority } from '../limits/limiter.js';
 import { statusError } from './status-errors.js';
@@ -22,8 +23,8 @@ export interface Operation<S extends z.ZodType> {
   group: RateGroup | null;
   retry: 'read' | 'write';
   schema: S;
-  /** null: never cached (budget reads and writes). `refreshHour`: the daily refresh hour (UTC). */
-  cache: ((now: number, params: Record<string, unknown>, refreshHour: number) => CachePolicy) | null;
+  /** null: never cached (budget reads and writes). `days`: the request's; `refreshHour`: the daily refresh hour (UTC). */
+  cache: ((now: number, days: DayRange | undefined, refreshHour: number) => CachePolicy) | null;
 }
 
 export interface CallerConfig {
@@ -38,12 +39,13 @@ export interface CallerConfig {
 }
 
 export interface CallOptions {
-  query?: Record<string, string>;
-  body?: unknown;
   signal?: AbortSignal;
   /** Default interactive: ahead of background (warm-up, completion). */
   priority?: Priority;
 }
+
+/** What is sent: the call's options and the request as written. */
+type Sending = CallOptions & Written;
 
 /** Sends requests: rate limited, retried, validated, cached. Knows nothing of MCP. */
 export class Caller {
@@ -59,8 +61,12 @@ export class Caller {
     return this.config.credential.fingerprint();
   }
 
-  async call<S extends z.ZodType>(op: Operation<S>, options: CallOptions = {}): Promise<CachedAnswer<z.output<S>>> {
-    const params = { ...(options.query ?? {}), ...((options.body as Record<string, unknown>) ?? {}) };
+  async call<S extends z.ZodType>(
+    request: UpstreamRequest<Operation<S> & RequestTarget>,
+    callOptions: CallOptions = {},
+  ): Promise<CachedAnswer<z.output<S>>> {
+    const { op } = request;
+    const options: Sending = { ...callOptions, ...written(request) };
     if (!op.cache) {
       const { value } = await this.send(op, options);
       return {
@@ -68,8 +74,8 @@ export class Caller {
         freshness: { fetched_at: new Date(this.config.now()).toISOString(), from_cache: false, next_refresh_at: null },
       };
     }
-    const key = `${this.credential}|${op.method}|${op.path}|${canonicalKey(options.query ?? {})}|${canonicalKey(options.body ?? null)}`;
-    const policy = () => op.cache!(this.config.now(), params, this.config.refreshHour);
+    const key = requestKey(request, this.credential);
+    const policy = () => op.cache!(this.config.now(), request.days, this.config.refreshHour);
     // The load runs on the cache's signal, not this caller's: other callers may be waiting on it too.
     // Its waits still keep within the budget of the call that started it.
     return this.cache.get(
@@ -85,7 +91,7 @@ export class Caller {
   /** `budget`: the signal whose deadline bounds waits (the caller's own, also when the request runs on the cache's). */
   private async send<S extends z.ZodType>(
     op: Operation<S>,
-    options: CallOptions,
+    options: Sending,
     budget = options.signal,
   ): Promise<{ value: z.output<S>; bytes: number }> {
     let sent = 0;
@@ -105,7 +111,7 @@ export class Caller {
 
   private async sendWithRetries<S extends z.ZodType>(
     op: Operation<S>,
-    options: CallOptions,
+    options: Sending,
     budget: AbortSignal | undefined,
     counted: () => void,
   ): Promise<{ value: z.output<S>; bytes: number }> {
