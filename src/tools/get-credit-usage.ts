@@ -133,7 +133,7 @@ export const getCreditUsage = comparable(
       by: () => 'credits_consumed',
       async read(ctx, args, period) {
         const match = await userMatcher(args.users, ctx);
-        const rows = (await listAll(ctx, creditUsageByUser, period)).data.filter((r) => !match || match(r));
+        const rows = (await listAll(ctx, creditUsageByUser, { days: period })).data.filter((r) => !match || match(r));
         return moverMap(rows, (r) => r.credits_consumed);
       },
     },

@@ -108,7 +108,7 @@ export const getUserActivity = comparable(
       by: (args) => args.sort_by,
       async read(ctx, args, period) {
         const match = await userMatcher(args.users, ctx);
-        const rows = (await listAll(ctx, userActivity, period)).data.filter((u) => !match || match(u));
+        const rows = (await listAll(ctx, userActivity, { days: period })).data.filter((u) => !match || match(u));
         return moverMap(rows, (u) =>
           args.sort_by === 'active_days' ? u.active_days : u.metrics[args.sort_by as MetricField],
         );

@@ -50,10 +50,10 @@ export async function readMonthToDate(ctx: ToolContext, plan: BillingPlan, who: 
   const at = (key: string) => use.get(key) ?? (use.set(key, { complete: '0', partial: '0' }), use.get(key)!);
   if (plan === 'credits') {
     const month = monthOf(today);
-    const complete = month.completeDays > 0 ? { start_date: month.start, end_date: formatDay(today - 1) } : undefined;
+    const complete = month.completeDays > 0 ? { start: today - month.completeDays, end: today - 1 } : undefined;
     const [before, now] = await Promise.all([
-      complete ? listAll(ctx, creditUsageByUser, complete) : undefined,
-      listAll(ctx, creditUsageByUser, { start_date: formatDay(today), end_date: formatDay(today) }),
+      complete ? listAll(ctx, creditUsageByUser, { days: complete }) : undefined,
+      listAll(ctx, creditUsageByUser, { days: { start: today, end: today } }),
     ]);
     for (const r of before?.data ?? []) at(identityKey(r)).complete = String(r.credits_consumed);
     for (const r of now.data) at(identityKey(r)).partial = String(r.credits_consumed);

@@ -1,4 +1,5 @@
 import type { GroupByKey } from '../../contract/enums.js';
+import type { DayRange } from '../../domain/dates.js';
 import { costAnalytics, type CostPoint, type CostQuery } from '../../upstream/endpoints/cost-analytics.js';
 import { divideDecimals } from '../../domain/numbers.js';
 import { moverMap } from './compare.js';
@@ -56,10 +57,10 @@ export const costMovers = {
         ? 'billed_amount_usd'
         : args.sort_by
       : undefined,
-  async read(ctx: ToolContext, args: MoverArgs, period: { start_date: string; end_date: string }) {
+  async read(ctx: ToolContext, args: MoverArgs, period: DayRange) {
     const by = (args.sort_by === 'date' ? 'billed_amount_usd' : args.sort_by) as keyof CostPoint['cost_metrics'];
     const query = await costQuery(ctx, { ...args, granularity: 'total' }, ['COST_ANALYTICS_GROUP_BY_USER']);
-    const points = (await listAll(ctx, costAnalytics, { ...period, ...query })).data;
+    const points = (await listAll(ctx, costAnalytics, { days: period, ...query })).data;
     // Bots and deleted accounts have no identity a mover can name: they stay in the totals only.
     const named = points.flatMap((p) => {
       const u = p.group_by_values.user_info;
