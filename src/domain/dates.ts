@@ -47,9 +47,10 @@ function parse(text: string, name: string): number {
   return day;
 }
 
-function tooLate(name: string, text: string, rules: DateRules, days: Days): UserInputError {
+function tooLate(name: string, day: number, rules: DateRules, days: Days): UserInputError {
   const latest = latestDay(rules, days.today);
-  const what = parse(text, name) === days.today ? 'is today' : 'is in the future';
+  const text = formatDay(day);
+  const what = day === days.today ? 'is today' : 'is in the future';
   const reason =
     rules === 'credit'
       ? `${name} ${text} ${what}; credit usage can be queried up to today, ${formatDay(latest)} (UTC).`
@@ -68,18 +69,27 @@ export interface RangeInput {
  * explicit dates are taken as asked. Ranges longer than 90 days are allowed here: the client splits them.
  */
 export function resolveRange(input: RangeInput, rules: DateRules, days: Days): DayRange {
+  const start = input.start_date === undefined ? undefined : parse(input.start_date, 'start_date');
+  const end = input.end_date === undefined ? undefined : parse(input.end_date, 'end_date');
+  return resolveDays(start, end, rules, days);
+}
+
+/** Days already named (compare_to's), checked by the date rules as the dates of a request are. */
+export function checkRange(range: DayRange, rules: DateRules, days: Days): DayRange {
+  return resolveDays(range.start, range.end, rules, days);
+}
+
+function resolveDays(start: number | undefined, end: number | undefined, rules: DateRules, days: Days): DayRange {
   const { today } = days;
   const latest = latestDay(rules, today);
   const defaultEnd = rules === 'credit' ? today - 1 : days.published;
-  const start = input.start_date === undefined ? undefined : parse(input.start_date, 'start_date');
-  const end = input.end_date === undefined ? undefined : parse(input.end_date, 'end_date');
   if (rules === 'cost' && (start === undefined) !== (end === undefined)) {
     throw new UserInputError(
       'Cost analytics needs both start_date and end_date, or neither (the 7 days ending on the latest published day).',
     );
   }
-  if (end !== undefined && end > latest) throw tooLate('end_date', input.end_date!, rules, days);
-  if (start !== undefined && start > latest) throw tooLate('start_date', input.start_date!, rules, days);
+  if (end !== undefined && end > latest) throw tooLate('end_date', end, rules, days);
+  if (start !== undefined && start > latest) throw tooLate('start_date', start, rules, days);
   let range: DayRange;
   if (start === undefined && end === undefined) range = { start: defaultEnd - DEFAULT_RANGE_DAYS + 1, end: defaultEnd };
   // Only a start: 7 days, but not past the latest published day unless the start itself is later.
@@ -111,7 +121,7 @@ export function resolveDate(text: string | undefined, days: Days): number {
   const { today } = days;
   if (text === undefined) return days.published;
   const day = parse(text, 'date');
-  if (day > today - 1) throw tooLate('date', text, 'metrics', days);
+  if (day > today - 1) throw tooLate('date', day, 'metrics', days);
   if (day < earliestDay(today))
     throw new UserInputError(
       `Data is kept for ${LOOKBACK_YEARS} years: the earliest day you can ask for is ${formatDay(earliestDay(today))} (UTC).`,

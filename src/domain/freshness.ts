@@ -1,5 +1,5 @@
-import { dayToMs, parseIsoDay } from '../util/utc-date.js';
-import { todayOf } from './dates.js';
+import { dayToMs } from '../util/utc-date.js';
+import { todayOf, type DayRange } from './dates.js';
 
 const HOUR = 3_600_000;
 /** An answer fetched in the hour after the refresh hour, while late corrections may still land, is kept this long at most. */
@@ -25,7 +25,7 @@ function inRefreshWindow(now: number, refreshHour: number): boolean {
 }
 
 /** Daily endpoints and cost analytics: until the next refresh, but at most 10 minutes in the hour after it. */
-export function dailyPolicy(now: number, _params: Record<string, unknown>, refreshHour: number): CachePolicy {
+export function dailyPolicy(now: number, _days: DayRange | undefined, refreshHour: number): CachePolicy {
   const next = nextDailyRefresh(now, refreshHour);
   const ttlMs = inRefreshWindow(now, refreshHour) ? Math.min(UNSETTLED_TTL_MS, next - now) : next - now;
   return { ttlMs, nextRefreshAt: next };
@@ -34,12 +34,12 @@ export function dailyPolicy(now: number, _params: Record<string, unknown>, refre
 /** credit-usage-by-user: a range touching today or yesterday moves every ~90 minutes; older ranges are daily data. */
 export function creditPolicy(now: number, rangeEnd: number, refreshHour: number): CachePolicy {
   if (rangeEnd >= todayOf(now) - 1) return { ttlMs: UNSETTLED_TTL_MS, nextRefreshAt: now + CREDIT_REFRESH_MS };
-  return dailyPolicy(now, {}, refreshHour);
+  return dailyPolicy(now, undefined, refreshHour);
 }
 
-/** creditPolicy for a request, by the end_date it names. */
-export function creditRequestPolicy(now: number, params: Record<string, unknown>, refreshHour: number): CachePolicy {
-  return creditPolicy(now, parseIsoDay(String(params.end_date)) ?? Number.POSITIVE_INFINITY, refreshHour);
+/** creditPolicy for a request, by the last of its days. */
+export function creditRequestPolicy(now: number, days: DayRange | undefined, refreshHour: number): CachePolicy {
+  return creditPolicy(now, days?.end ?? Number.POSITIVE_INFINITY, refreshHour);
 }
 
 export function changelogPolicy(): CachePolicy {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { askedFreshnessSchema, freshnessLine, type FreshnessOut } from '../format/freshness.js';
 import { int, plural } from '../format/text.js';
+import type { RangeArg } from '../upstream/endpoint.js';
 import { dauCount } from '../upstream/endpoints/dau-count.js';
 import { dauTrend, fullWeeks, mean, trendOut, trendText } from './shared/dau-trend.js';
 import { comparable } from './shared/comparable.js';
@@ -24,6 +25,9 @@ const exactMean = (days: readonly Day[]): Exact => ({
   num: String(days.reduce((n, d) => n + d.user_count, 0)),
   den: BigInt(Math.max(1, days.length)),
 });
+
+/** What the tool asks the upstream for: the daily counts over the range. */
+const asked = (args: RangeArg) => ({ listing: dauCount, args: rangeArg(args) });
 
 export const getActiveUserCounts = comparable(
   defineTool({
@@ -52,8 +56,10 @@ export const getActiveUserCounts = comparable(
       freshness: askedFreshnessSchema,
     }),
     annotations: READ_ONLY,
+    requests: { of: asked, warm: { 'dau-count': {} } },
     async run(args, ctx) {
-      const answer = await listAll(ctx, dauCount, rangeArg(args));
+      const { listing, args: listArgs } = asked(args);
+      const answer = await listAll(ctx, listing, listArgs);
       const freshness = answerFreshness(ctx, answer.freshness, rangeArg(args), answer.end_date);
       // A day not published yet reads as zero: it is listed as answered, but never counted as a low.
       const days = publishedOnly(answer.data, freshness);

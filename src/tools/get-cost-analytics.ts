@@ -3,16 +3,24 @@ import { GROUP_BY_KEYS } from '../contract/enums.js';
 import { freshnessLine } from '../format/freshness.js';
 import { commonDomain, int, percent, shortId, usd, usdWhole } from '../format/text.js';
 import { compareDecimals } from '../domain/numbers.js';
+import type { RangeArg } from '../upstream/endpoint.js';
 import { costAnalytics } from '../upstream/endpoints/cost-analytics.js';
 import { costOut, costRowOf, costRowOut, costTotals, MONEY, TOKENS } from './shared/cost-rows.js';
 import { comparable } from './shared/comparable.js';
-import { costMovers, costQuery, groupKeys, SHORT } from './shared/cost-query.js';
+import { costMovers, costQuery, groupKeys, resolvedFilters, SHORT, type Filters } from './shared/cost-query.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { listInputs, pageInputs, rangeArg, rangeInputs } from './shared/inputs.js';
 import { listOut, listOutput, listRows } from './shared/listing.js';
 import { sortRows } from './shared/rows.js';
 
 const strings = z.array(z.string().min(1)).max(1000).optional();
+
+type CostArgs = RangeArg & { group_by?: string[]; granularity: 'total' | 'day'; filters?: Filters };
+/** What the tool asks the upstream for (filters resolved already): cost over the range, grouped as asked. */
+const asked = (args: CostArgs) => ({
+  listing: costAnalytics,
+  args: { ...rangeArg(args), ...costQuery(args, groupKeys(args.group_by)) },
+});
 
 export const getCostAnalytics = comparable(
   defineTool({
@@ -60,10 +68,20 @@ export const getCostAnalytics = comparable(
       ...listOut,
     }),
     annotations: READ_ONLY,
+    requests: {
+      of: asked,
+      // Granularity total, as the tool's default.
+      warm: {
+        cost: {},
+        'cost-by-user': { group_by: ['user'] },
+        'cost-by-resource': { group_by: ['resource'] },
+        'cost-by-product': { group_by: ['product'] },
+      },
+    },
     async run(args, ctx) {
       const groupBy = groupKeys(args.group_by);
-      const query = await costQuery(ctx, args, groupBy);
-      const listed = await listRows(ctx, costAnalytics, { ...rangeArg(args), ...query }, args);
+      const { listing, args: listArgs } = asked(await resolvedFilters(ctx, args));
+      const listed = await listRows(ctx, listing, listArgs, args);
       const all = listed.rows.map(costRowOf);
       const key = (r: (typeof all)[number]) =>
         args.sort_by === 'date' ? Number(r.start_date.replaceAll('-', '')) : String(r.cost[args.sort_by]);

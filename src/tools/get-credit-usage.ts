@@ -3,13 +3,20 @@ import { freshnessLine } from '../format/freshness.js';
 import { commonDomain, count, int, percent, plural, shortId, table } from '../format/text.js';
 import { formatDay } from '../util/utc-date.js';
 import { identityKey } from '../upstream/listing/merge.js';
-import { creditUsageByUser } from '../upstream/endpoints/credit-usage-by-user.js';
+import type { RangeArg } from '../upstream/endpoint.js';
+import { creditUsageByUser, type CreditDimensions } from '../upstream/endpoints/credit-usage-by-user.js';
 import { comparable } from './shared/comparable.js';
 import { moverMap } from './shared/compare.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { listInputs, pageInputs, rangeArg, rangeInputs, usersInput } from './shared/inputs.js';
 import { listAll, listOut, listOutput, listRows } from './shared/listing.js';
 import { identityOf, identityOut, sortRows, userMatcher } from './shared/rows.js';
+
+/** What the tool asks the upstream for: credits over the range, split by the dimensions asked for. */
+const asked = (args: RangeArg & CreditDimensions) => ({
+  listing: creditUsageByUser,
+  args: { ...rangeArg(args), by_date: args.by_date, by_model: args.by_model },
+});
 
 export const getCreditUsage = comparable(
   defineTool({
@@ -47,9 +54,11 @@ export const getCreditUsage = comparable(
       ...listOut,
     }),
     annotations: READ_ONLY,
+    // by_date and by_model off: the per-user totals.
+    requests: { of: asked, warm: { 'credit-usage': {} } },
     async run(args, ctx) {
-      const dims = { by_date: args.by_date, by_model: args.by_model };
-      const listed = await listRows(ctx, creditUsageByUser, { ...rangeArg(args), ...dims }, args);
+      const { listing, args: listArgs } = asked(args);
+      const listed = await listRows(ctx, listing, listArgs, args);
       const chosen = listed.matching;
       const all = chosen.map((r) => ({
         ...identityOf(r),
@@ -133,7 +142,7 @@ export const getCreditUsage = comparable(
       by: () => 'credits_consumed',
       async read(ctx, args, period) {
         const match = await userMatcher(args.users, ctx);
-        const rows = (await listAll(ctx, creditUsageByUser, period)).data.filter((r) => !match || match(r));
+        const rows = (await listAll(ctx, creditUsageByUser, { days: period })).data.filter((r) => !match || match(r));
         return moverMap(rows, (r) => r.credits_consumed);
       },
     },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { askedFreshnessSchema, freshnessLine } from '../format/freshness.js';
 import { int, plural, table } from '../format/text.js';
+import type { RangeArg } from '../upstream/endpoint.js';
 import { dailyUsage } from '../upstream/endpoints/daily-usage.js';
 import { comparable } from './shared/comparable.js';
 import { answerFreshness } from './shared/complete-days.js';
@@ -8,6 +9,9 @@ import { READ_ONLY, defineTool } from './define-tool.js';
 import { listAll } from './shared/listing.js';
 import { metricsInput, rangeArg, rangeInputs } from './shared/inputs.js';
 import { DEFAULT_METRICS, metricValues, pickMetrics, sumMetrics } from './shared/metrics.js';
+
+/** What the tool asks the upstream for: the daily series over the range (every metric; `metrics` picks). */
+const asked = (args: RangeArg) => ({ listing: dailyUsage, args: rangeArg(args) });
 
 export const getDailyUsage = comparable(
   defineTool({
@@ -27,8 +31,10 @@ export const getDailyUsage = comparable(
       freshness: askedFreshnessSchema,
     }),
     annotations: READ_ONLY,
+    requests: { of: asked, warm: { 'daily-usage': {} } },
     async run(args, ctx) {
-      const answer = await listAll(ctx, dailyUsage, rangeArg(args));
+      const { listing, args: listArgs } = asked(args);
+      const answer = await listAll(ctx, listing, listArgs);
       const fields = args.metrics ?? DEFAULT_METRICS;
       const days = answer.data.map((d) => ({ date: d.date, values: pickMetrics(d.metrics, fields) }));
       return {

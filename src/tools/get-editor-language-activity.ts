@@ -11,6 +11,9 @@ import { identityOf, sortRows } from './shared/rows.js';
 
 const GROUPS = ['editor', 'language', 'editor_language', 'user'] as const;
 
+/** What the tool asks the upstream for: the day's records by editor and language. */
+const asked = (args: { date?: string }) => ({ listing: dailyUserActivityByEditorLanguage, args: { date: args.date } });
+
 export const getEditorLanguageActivity = defineTool({
   name: 'get_editor_language_activity',
   title: 'Activity by editor and language',
@@ -45,8 +48,11 @@ export const getEditorLanguageActivity = defineTool({
     ...listOut,
   }),
   annotations: READ_ONLY,
+  // Nothing fetched ahead: a day's records are asked for one day at a time.
+  requests: { of: asked, warm: {} },
   async run(args, ctx) {
-    const listed = await listRows(ctx, dailyUserActivityByEditorLanguage, { date: args.date }, args);
+    const { listing, args: listArgs } = asked(args);
+    const listed = await listRows(ctx, listing, listArgs, args);
     const fields = metricFields(args.metrics, args.sort_by);
     const chosen = listed.matching;
 

@@ -65,13 +65,13 @@ export const getUsageOverview = defineTool({
   async run(args, ctx) {
     const { period, covers } = completePeriod(ctx, args, 'last_30_days');
     const before = previousPeriod(period, ctx.client.today());
-    const day = formatDay(lastWeekday(period));
+    const day = lastWeekday(period);
     const [dau, activity, cost, prior, editors] = await Promise.all([
-      listAll(ctx, dauCount, rangeText(period)),
-      listAll(ctx, userActivity, rangeText(period)),
-      listAll(ctx, costAnalytics, { ...rangeText(period), ...BY_MODEL }),
-      before ? listAll(ctx, costAnalytics, { ...rangeText(before), ...BY_MODEL }) : undefined,
-      listAll(ctx, dailyUserActivityByEditorLanguage, { date: day }),
+      listAll(ctx, dauCount, { days: period }),
+      listAll(ctx, userActivity, { days: period }),
+      listAll(ctx, costAnalytics, { days: period, ...BY_MODEL }),
+      before ? listAll(ctx, costAnalytics, { days: before, ...BY_MODEL }) : undefined,
+      listAll(ctx, dailyUserActivityByEditorLanguage, { days: { start: day, end: day } }),
     ]);
     const days = dau.data;
     const peak = days.reduce<(typeof days)[number] | null>((p, d) => (p && p.user_count >= d.user_count ? p : d), null);
@@ -101,7 +101,7 @@ export const getUsageOverview = defineTool({
               },
             }
           : null,
-      editors: editorAdoption(editors.data, day),
+      editors: editorAdoption(editors.data, formatDay(day)),
       sources: OVERVIEW_SOURCES,
       freshness: freshnessOut(combineFreshness(parts.map((p) => p.freshness)), formatDay(period.end)),
     };

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { MetricField } from '../contract/metrics.js';
 import { freshnessLine } from '../format/freshness.js';
 import { commonDomain, int, shortId, table } from '../format/text.js';
+import type { RangeArg } from '../upstream/endpoint.js';
 import { userActivity } from '../upstream/endpoints/user-activity.js';
 import { comparable } from './shared/comparable.js';
 import { moverMap } from './shared/compare.js';
@@ -18,6 +19,9 @@ import {
 import { listAll, listOut, listOutput, listRows } from './shared/listing.js';
 import { metricFields, metricValues, pickMetrics, sumMetrics } from './shared/metrics.js';
 import { identityOf, identityOut, sortRows, userMatcher } from './shared/rows.js';
+
+/** What the tool asks the upstream for: user activity over the range. */
+const asked = (args: RangeArg) => ({ listing: userActivity, args: rangeArg(args) });
 
 export const getUserActivity = comparable(
   defineTool({
@@ -44,8 +48,10 @@ export const getUserActivity = comparable(
       ...listOut,
     }),
     annotations: READ_ONLY,
+    requests: { of: asked, warm: { 'user-activity': {} } },
     async run(args, ctx) {
-      const listed = await listRows(ctx, userActivity, rangeArg(args), args);
+      const { listing, args: listArgs } = asked(args);
+      const listed = await listRows(ctx, listing, listArgs, args);
       const fields = metricFields(args.metrics, args.sort_by);
       const all = listed.matching.map((u) => ({
         ...identityOf(u),
@@ -108,7 +114,7 @@ export const getUserActivity = comparable(
       by: (args) => args.sort_by,
       async read(ctx, args, period) {
         const match = await userMatcher(args.users, ctx);
-        const rows = (await listAll(ctx, userActivity, period)).data.filter((u) => !match || match(u));
+        const rows = (await listAll(ctx, userActivity, { days: period })).data.filter((u) => !match || match(u));
         return moverMap(rows, (u) =>
           args.sort_by === 'active_days' ? u.active_days : u.metrics[args.sort_by as MetricField],
         );

@@ -62,7 +62,7 @@ export const getUserProfile = defineTool({
     const { period } = completePeriod(ctx, args, 'last_30_days');
     const who = await identityNamed(ctx, args.user);
     const [{ activity, row, latest, records }, cost, credits, budget] = await Promise.all([
-      listAll(ctx, userActivity, rangeText(period)).then(async (activity) => {
+      listAll(ctx, userActivity, { days: period }).then(async (activity) => {
         const row = activity.data.find((u) => identityKey(u) === identityKey(who));
         // The latest active day is activity's, not cost's: the daily active lists, then that day's every record.
         const latest = row ? await latestActiveDay(ctx, who, period, deadline) : { freshness: [] };
@@ -72,7 +72,7 @@ export const getUserProfile = defineTool({
         return { activity, row, latest, records };
       }),
       costOf(ctx, who, period),
-      listAll(ctx, creditUsageByUser, { ...rangeText(period), by_model: true }),
+      listAll(ctx, creditUsageByUser, { days: period, by_model: true }),
       budgetStatuses(ctx, [who]),
     ]);
     const { user: _u, kind: _k, ...status } = budget.rows[0]!;

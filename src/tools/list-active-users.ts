@@ -7,6 +7,9 @@ import { date, listInputs, pageInputs, usersInput } from './shared/inputs.js';
 import { listOut, listOutput, listRows } from './shared/listing.js';
 import { identityOf, identityOut } from './shared/rows.js';
 
+/** What the tool asks the upstream for: the active list of the day. */
+const asked = (args: { date?: string }) => ({ listing: dau, args: { date: args.date } });
+
 export const listActiveUsers = defineTool({
   name: 'list_active_users',
   title: 'Active users on a day',
@@ -28,8 +31,11 @@ export const listActiveUsers = defineTool({
     ...listOut,
   }),
   annotations: READ_ONLY,
+  // Nothing fetched ahead: a day's list is asked for one day at a time.
+  requests: { of: asked, warm: {} },
   async run(args, ctx) {
-    const listed = await listRows(ctx, dau, { date: args.date }, args);
+    const { listing, args: listArgs } = asked(args);
+    const listed = await listRows(ctx, listing, listArgs, args);
     const all = listed.rows;
     const matching = listed.matching
       .map(identityOf)

@@ -5,6 +5,8 @@ import type { Logger } from '../logger.js';
 import type { Pseudonymizer } from '../privacy/pii.js';
 import type { AnalyticsClient } from '../upstream/client.js';
 import type { ListingStatus } from '../upstream/listing/background-listings.js';
+import type { Listing } from '../upstream/endpoint.js';
+import type { PageShape } from '../upstream/listing/pagination.js';
 
 export interface ToolAnnotations {
   readOnlyHint: boolean;
@@ -37,6 +39,25 @@ export interface ToolContext {
   audit: AuditSink;
 }
 
+type AnyListing = Listing<z.ZodType<PageShape>, 'range' | 'date', never, unknown>;
+
+/** The listing a tool's arguments ask for, and what they ask of it (ListArgs of that listing). */
+export interface ListingCall {
+  listing: AnyListing;
+  args: object;
+}
+
+/**
+ * What a tool asks the upstream for, declared: its run asks exactly this, and the warm-up (the history
+ * sync next) fetches it ahead for the declared argument sets, under the keys the tool's calls look up.
+ */
+export interface ToolRequests<A = never> {
+  /** The listing the arguments ask for; in a user filter, names resolved already (warm-up sets have none). */
+  of(args: A): ListingCall;
+  /** Argument sets worth fetching ahead, by warm-up kind: `--warm-list` names each with a range, e.g. cost-by-user:last_30_days. */
+  warm: Record<string, Record<string, unknown>>;
+}
+
 /** A tool as data: its public contract and a handler that returns the structured answer. */
 export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -46,6 +67,8 @@ export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObj
   output: O;
   /** `readOnlyHint: false` is how a tool says it writes upstream state, and so is hidden from read-only callers. */
   annotations: ToolAnnotations;
+  /** The upstream requests it makes, declared (see ToolRequests). */
+  requests?: ToolRequests<z.output<I>>;
   run(args: z.output<I>, ctx: ToolContext): Promise<z.output<O>>;
   /** The compact text a model reads, derived from the structured answer. */
   text(out: z.output<O>): string;

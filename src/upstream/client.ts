@@ -1,5 +1,7 @@
+import { join } from 'node:path';
 import type { z } from 'zod';
-import { closeBackgroundListings } from './listing/background-listings.js';
+import { BackgroundListings } from './listing/background-listings.js';
+import { FilePageEstimates } from './listing/page-estimates.js';
 import { ResponseCache, type CachedAnswer } from './cache/cache.js';
 import { Caller } from './transport/caller.js';
 import { tokenCredential, type Credential } from './credential.js';
@@ -10,14 +12,24 @@ import { HttpTransport } from './transport/http.js';
 import { RateLimiters } from './limits/limiter.js';
 import { DEFAULT_LIMITS, type LimitsConfig } from './limits/limits-config.js';
 import type { PageCaps, PageShape } from './listing/pagination.js';
-import { call, list, page, type Answer, type ListOptions, type PageArgs, type Upstream } from './requests.js';
+import {
+  call,
+  list,
+  page,
+  resolveListing,
+  type Answer,
+  type ListingRequest,
+  type ListOptions,
+  type PageArgs,
+  type Upstream,
+} from './requests.js';
 import type { SharedRedis } from './limits/redis-connection.js';
 import { RedisStore } from './cache/redis-store.js';
 import { DEFAULT_RETRY, type RetryConfig } from './transport/retry.js';
 import type { AnswerStore } from './cache/stored-answer.js';
 import { VERSION } from '../version.js';
 
-export type { Answer, ListOptions, PageArgs } from './requests.js';
+export type { Answer, ListingRequest, ListOptions, PageArgs } from './requests.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -57,6 +69,8 @@ export interface ClientOptions {
  */
 export const DEFAULT_ATTEMPT_TIMEOUT_MS = 15_000;
 
+type AnyListing = Listing<z.ZodType<PageShape>, 'range' | 'date', never, unknown>;
+
 /** The upstream API: validated, rate limited, cached, paginated and merged. Knows nothing of MCP. */
 export class AnalyticsClient {
   readonly caller: Caller;
@@ -69,6 +83,8 @@ export class AnalyticsClient {
   readonly cacheDir: string | undefined;
   /** The hour (UTC) from which yesterday's daily figures count as published: the one the cache and the warm-up follow. */
   readonly refreshHour: number;
+  /** Listings that may outlive the call that started them; every server instance on this client shares them. */
+  readonly background: BackgroundListings;
   private readonly http: HttpTransport;
   private readonly upstream: Upstream;
   private readonly clock: () => number;
@@ -113,6 +129,12 @@ export class AnalyticsClient {
       this.cache,
     );
     this.upstream = { caller: this.caller, days: () => daysAt(now(), refreshHour), caps: options.caps };
+    this.background = new BackgroundListings(this.upstream, (group) => this.limiters.config[group].perMinute);
+    // With a disk cache, page counts outlive the process: tomorrow's first walk already knows its length.
+    if (options.cacheDir)
+      this.background.estimates = new FilePageEstimates(
+        join(options.cacheDir, `page-estimates-${this.caller.credential}.json`),
+      );
   }
 
   /** Today's UTC day number. */
@@ -130,22 +152,27 @@ export class AnalyticsClient {
     return this.clock();
   }
 
+  /** The request a listing's arguments name, resolved and checked once by the client's day: nothing is sent. */
+  resolve<E extends AnyListing>(listing: E, args: ListArgs<E>): ListingRequest<E> {
+    return resolveListing(listing, args, this.days());
+  }
+
   /** Every page of every window of a listing, merged by its rule (see Listing). */
-  list<E extends Listing<z.ZodType<PageShape>, 'range' | 'date', never, unknown>>(
+  async list<E extends AnyListing>(
     listing: E,
     args: ListArgs<E>,
     options: ListOptions = {},
   ): Promise<Answer<ReturnType<E['items']>>> {
-    return list(this.upstream, listing, args, options);
+    return list(this.upstream, this.resolve(listing, args), options);
   }
 
   /** One raw page of a listing, for callers that page themselves: at most 90 days, page_size clamped. */
-  page<E extends Listing<z.ZodType<PageShape>, 'range' | 'date', never, unknown>>(
+  async page<E extends AnyListing>(
     listing: E,
     args: ListArgs<E> & PageArgs,
     signal?: AbortSignal,
   ): Promise<CachedAnswer<z.output<E['schema']>>> {
-    return page(this.upstream, listing, args, signal);
+    return page(this.upstream, this.resolve(listing, args), args, signal);
   }
 
   /** One request to an operation without dates (budget overrides, the changelog). */
@@ -159,7 +186,7 @@ export class AnalyticsClient {
 
   /** Stops background walks, then ends the limiters and the HTTP pool once the stores have every answer loaded so far; not the Redis connection. */
   async close(): Promise<void> {
-    closeBackgroundListings(this);
+    this.background.close();
     await this.cache.close();
     await this.limiters.stop();
     await this.http.close();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Operation } from './transport/operation.js';
-import type { DateRules, NamedRange, RangeInput } from '../domain/dates.js';
+import type { DateRules, DayRange, NamedRange, RangeInput } from '../domain/dates.js';
 import { dailyPolicy } from '../domain/freshness.js';
 import { concat } from './listing/merge.js';
 import type { PageShape } from './listing/pagination.js';
@@ -26,7 +26,11 @@ export type RangeArg = RangeInput & { range?: NamedRange };
 export interface DateArg {
   date?: string;
 }
-export type DatesArg<T extends Takes> = T extends 'range' ? RangeArg : DateArg;
+/** Days a tool resolved already (under the listing's date rules) are sent as they are. */
+export interface DaysArg {
+  days: DayRange;
+}
+export type DatesArg<T extends Takes> = (T extends 'range' ? RangeArg : DateArg) | DaysArg;
 
 export interface Paging {
   default: number;
@@ -48,6 +52,14 @@ export interface Listing<
   paging: Paging | null;
   /** The rows of a long range from the rows of its windows, oldest first. `whole`: the resolved range. */
   merge(windows: Item[][], whole: { start_date: string; end_date: string }, args: P): Item[];
+}
+
+/** The days an answer says the upstream applied, from its metadata: [start, end], one day twice for a `date`. */
+export function effectiveSpan(listing: { dates: { takes: Takes } }, value: unknown): [string, string] {
+  const meta = (value as { metadata: Record<string, string> }).metadata;
+  return listing.dates.takes === 'date'
+    ? [meta.effective_date!, meta.effective_date!]
+    : [meta.effective_start_date!, meta.effective_end_date!];
 }
 
 /** What `list` takes for a listing: its dates and its own parameters. */

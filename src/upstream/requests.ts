@@ -1,15 +1,23 @@
 import type { z } from 'zod';
 import { MAX_RANGE_DAYS } from '../contract/limits.js';
-import { formatDay } from '../util/utc-date.js';
 import type { CachedAnswer } from './cache/cache.js';
-import type { Caller, CallOptions } from './transport/caller.js';
+import type { Caller } from './transport/caller.js';
 import { rangeText, resolveDate, resolveRangeArg, splitRange, type DayRange } from '../domain/dates.js';
 import type { Days } from '../domain/published-days.js';
-import type { DateArg, Endpoint, ListArgs, Listing, RangeArg } from './endpoint.js';
+import {
+  effectiveSpan,
+  type DateArg,
+  type DatesArg,
+  type Endpoint,
+  type ListArgs,
+  type Listing,
+  type RangeArg,
+  type Takes,
+} from './endpoint.js';
 import { UserInputError } from '../errors.js';
 import type { Priority } from './limits/limiter.js';
 import { combineFreshness, type Freshness } from '../domain/freshness.js';
-import { canonicalKey } from './cache/canonical-key.js';
+import { requestKey, type UpstreamRequest } from './request.js';
 import type { PageEstimates } from './listing/page-estimates.js';
 import { collect, type PageCaps, type PageShape, type Progress } from './listing/pagination.js';
 
@@ -62,52 +70,48 @@ export interface Upstream {
 
 type AnyListing = Listing<z.ZodType<PageShape>, 'range' | 'date', never, unknown>;
 
-/** The days the arguments name by the listing's date rules: resolved and checked once, before anything is sent. */
-function daysOf(listing: AnyListing, args: RangeArg & DateArg, days: Days): DayRange {
-  if (listing.dates.takes === 'date') {
-    const day = resolveDate(args.date, days);
-    return { start: day, end: day };
-  }
-  return resolveRangeArg(args, listing.dates.rules, days);
+/** A listing's request, resolved once: its days, its own parameters (encoded), and its arguments for the merge. */
+export interface ListingRequest<E extends AnyListing = AnyListing> extends UpstreamRequest<E> {
+  days: DayRange;
+  args: ListArgs<E>;
 }
 
-function dateParams(listing: AnyListing, days: DayRange): Record<string, string> {
-  return listing.dates.takes === 'date' ? { date: formatDay(days.start) } : rangeText(days);
+/**
+ * The request the arguments name: their days by the listing's date rules, resolved and checked once, before
+ * anything is sent (days a tool resolved already, under the same rules, are taken as they are).
+ */
+export function resolveListing<E extends AnyListing>(listing: E, args: ListArgs<E>, days: Days): ListingRequest<E> {
+  return {
+    op: listing,
+    days: daysOf(listing, args as DatesArg<Takes>, days),
+    params: listing.encode(args as never),
+    args,
+  };
 }
 
-/** The parameters where the endpoint takes them: a query string of text values, or a JSON body. Undefined ones are left out. */
-function request(
-  endpoint: Endpoint<z.ZodType, never>,
-  params: Record<string, unknown>,
-  signal: AbortSignal | undefined,
-  priority?: RequestPriority,
-): CallOptions {
-  const given = Object.entries(params).filter(([, v]) => v !== undefined);
-  const common = { signal, ...(priority ? { priority } : {}) };
-  if (endpoint.params === 'body') return { body: Object.fromEntries(given), ...common };
-  return { query: Object.fromEntries(given.map(([k, v]) => [k, String(v)])), ...common };
+function daysOf(listing: AnyListing, args: DatesArg<Takes>, days: Days): DayRange {
+  if ('days' in args && args.days) return args.days;
+  if (listing.dates.takes === 'range') return resolveRangeArg(args as RangeArg, listing.dates.rules, days);
+  const day = resolveDate((args as DateArg).date, days);
+  return { start: day, end: day };
 }
 
-/** The dates an answer says the upstream applied. */
-function spanOf(listing: AnyListing, value: unknown): [string, string] {
-  const meta = (value as { metadata: Record<string, string> }).metadata;
-  return listing.dates.takes === 'date'
-    ? [meta.effective_date!, meta.effective_date!]
-    : [meta.effective_start_date!, meta.effective_end_date!];
+/** One page of a request: its days (a window of at most 90), the page size, and where to start. */
+function pageRequest(request: ListingRequest, days: DayRange, size: number | undefined, cursor?: string) {
+  return { op: request.op, days, params: { ...request.params, page_size: size, ...(cursor ? { cursor } : {}) } };
 }
 
 /** Every page of every window, merged by the listing's rule; a long range is split into windows of at most 90 days. */
 export async function list<E extends AnyListing>(
   up: Upstream,
-  listing: E,
-  args: ListArgs<E>,
+  request: ListingRequest<E>,
   options: ListOptions = {},
 ): Promise<Answer<ReturnType<E['items']>>> {
-  const days = daysOf(listing, args as RangeArg & DateArg, up.days());
-  const own = listing.encode(args as never);
+  const { op: listing, days } = request;
   const windows = listing.dates.takes === 'range' ? splitRange(days) : [days];
-  // The API gives no total: an unpaged listing takes one request per window, a paged one what it took last time.
-  const estimateKey = `${listing.name}|${canonicalKey(own)}|${days.end - days.start + 1}`;
+  // The API gives no total: an unpaged listing takes one request per window, a paged one what it took last
+  // time; walks of the same parameters and length take about as many pages, wherever their days lie.
+  const estimateKey = requestKey({ ...request, days: { start: 0, end: days.end - days.start } }, 'pages');
   const estimate = listing.paging ? (options.estimates?.get(estimateKey) ?? null) : windows.length;
   options.onPlan?.({ endpoint: listing.name, expected: estimate });
   const priority = () => (typeof options.priority === 'function' ? options.priority() : options.priority);
@@ -121,14 +125,9 @@ export async function list<E extends AnyListing>(
     const paged = await collect(
       listing.name,
       async (cursor) => {
-        const params = {
-          ...dateParams(listing, window),
-          ...own,
-          page_size: listing.paging?.max,
-          ...(cursor ? { cursor } : {}),
-        };
-        const answer = await up.caller.call(listing, request(listing, params, options.signal, priority()));
-        span ??= spanOf(listing, answer.value);
+        const one = pageRequest(request, window, listing.paging?.max, cursor);
+        const answer = await up.caller.call(one, { signal: options.signal, priority: priority() });
+        span ??= effectiveSpan(listing, answer.value);
         return answer;
       },
       listing.items,
@@ -150,7 +149,7 @@ export async function list<E extends AnyListing>(
     data: listing.merge(
       parts.map((p) => p.data),
       rangeText(days),
-      args as never,
+      request.args as never,
     ) as ReturnType<E['items']>,
     start_date: parts[0]!.start_date,
     end_date: parts.at(-1)!.end_date,
@@ -167,27 +166,22 @@ export async function list<E extends AnyListing>(
  */
 export async function page<E extends AnyListing>(
   up: Upstream,
-  listing: E,
-  args: ListArgs<E> & PageArgs,
+  request: ListingRequest<E>,
+  at: PageArgs,
   signal?: AbortSignal,
 ): Promise<CachedAnswer<z.output<E['schema']>>> {
-  const days = daysOf(listing, args as RangeArg & DateArg, up.days());
+  const { op: listing, days } = request;
   if (days.end - days.start + 1 > MAX_RANGE_DAYS) {
     throw new UserInputError(
       'One raw page covers at most 90 days. Shorten the range, or leave out cursor and page_size so the server splits the range and pages for you.',
     );
   }
-  const own = listing.encode(args as never);
   const size = listing.paging
-    ? Math.min(Math.max(1, args.page_size ?? listing.paging.default), listing.paging.max)
+    ? Math.min(Math.max(1, at.page_size ?? listing.paging.default), listing.paging.max)
     : undefined;
-  const params = {
-    ...dateParams(listing, days),
-    ...own,
-    page_size: size,
-    ...(args.cursor ? { cursor: args.cursor } : {}),
-  };
-  return up.caller.call(listing, request(listing, params, signal)) as Promise<CachedAnswer<z.output<E['schema']>>>;
+  return up.caller.call(pageRequest(request, days, size, at.cursor), { signal }) as Promise<
+    CachedAnswer<z.output<E['schema']>>
+  >;
 }
 
 /** One request to an operation that is neither listed nor paged (budget overrides, the changelog). */
@@ -197,5 +191,5 @@ export async function call<S extends z.ZodType, P>(
   args: P,
   signal?: AbortSignal,
 ): Promise<CachedAnswer<z.output<S>>> {
-  return up.caller.call(endpoint, request(endpoint as Endpoint<S, never>, endpoint.encode(args), signal));
+  return up.caller.call({ op: endpoint, params: endpoint.encode(args) }, { signal });
 }

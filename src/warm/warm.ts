@@ -1,6 +1,5 @@
 import type { Runtime } from '../runtime.js';
 import { duration } from '../format/text.js';
-import { backgroundListings } from '../upstream/listing/background-listings.js';
 import { connectRedis, type SharedRedis } from '../upstream/limits/redis-connection.js';
 import { WarmLock } from './warm-lock.js';
 import type { WarmItem } from './warm-list.js';
@@ -113,7 +112,7 @@ async function fetchOne(target: WarmTarget, item: WarmItem, signal: AbortSignal)
       signal,
       priority: 'background',
       // What the walk took becomes the "page 23 of ~101" of the tools' progress for the same question.
-      estimates: backgroundListings(target.client).estimates,
+      estimates: target.client.background.estimates,
     });
     return { name: item.name, pages: answer.pages, seconds: seconds(), fromCache: answer.freshness.from_cache };
   } catch (error) {

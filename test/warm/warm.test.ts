@@ -12,7 +12,8 @@ import { createServer } from '../../src/mcp/server.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { AnalyticsClient } from '../../src/upstream/client.js';
 import { DEFAULT_LIMITS } from '../../src/upstream/limits/limits-config.js';
-import { DEFAULT_WARM_LIST, parseWarmList } from '../../src/warm/warm-list.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { DEFAULT_WARM_LIST, WARM_KINDS, parseWarmList } from '../../src/warm/warm-list.js';
 import { warmUp, type WarmTarget } from '../../src/warm/warm.js';
 import { clientFor } from '../helpers/client.js';
 import { NOW } from '../helpers/sim.js';
@@ -107,6 +108,34 @@ describe('warm-up', () => {
     const again = await warmUp(t, parseWarmList(DEFAULT_WARM_LIST));
     expect(again.ran && again.results.every((r) => r.fromCache && !r.error)).toBe(true);
     expect(apiRequests()).toEqual([]);
+  });
+
+  it('every kind a tool declares, fetched ahead, answers the call of that tool with those arguments from cache', async () => {
+    const t = target();
+    const declared = TOOLS.flatMap((tool) =>
+      Object.entries(tool.requests?.warm ?? {}).map(([kind, args]) => ({ kind, tool: tool.name, args })),
+    );
+    expect(declared.map((d) => d.kind).sort()).toEqual(
+      [
+        'cost',
+        'cost-by-product',
+        'cost-by-resource',
+        'cost-by-user',
+        'credit-usage',
+        'daily-usage',
+        'dau-count',
+        'user-activity',
+      ].sort(),
+    );
+    expect(WARM_KINDS).toEqual(declared.map((d) => d.kind));
+    for (const { kind, tool, args } of declared) {
+      const outcome = await warmUp(t, parseWarmList(`${kind}:last_7_days`));
+      expect(outcome.ran && outcome.results.every((r) => !r.error && r.pages > 0)).toBe(true);
+      sim.clearRequests();
+      const [answer] = await askAll(t.client, [[tool, { ...args, range: 'last_7_days' }]]);
+      expect(answer!.isError).toBe(false);
+      expect(apiRequests()).toEqual([]);
+    }
   });
 
   it('a separate warm-up run on the same cache directory serves a server started afterwards', async () => {

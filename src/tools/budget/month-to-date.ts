@@ -32,7 +32,7 @@ export function monthOf(today: number, latest = today - 1) {
   const d = new Date(dayToMs(today));
   const daysInMonth = dayFromMs(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)) - first;
   const completeDays = Math.max(0, latest - first + 1);
-  return { completeDays, daysInMonth, next: first + completeDays, start: formatDay(first) };
+  return { completeDays, daysInMonth, first, next: first + completeDays, start: formatDay(first) };
 }
 
 /** Above this many identities, cost is read for everyone rather than through a filter naming each. */
@@ -50,10 +50,10 @@ export async function readMonthToDate(ctx: ToolContext, plan: BillingPlan, who: 
   const at = (key: string) => use.get(key) ?? (use.set(key, { complete: '0', partial: '0' }), use.get(key)!);
   if (plan === 'credits') {
     const month = monthOf(today);
-    const complete = month.completeDays > 0 ? { start_date: month.start, end_date: formatDay(today - 1) } : undefined;
+    const complete = month.completeDays > 0 ? { start: month.first, end: today - 1 } : undefined;
     const [before, now] = await Promise.all([
-      complete ? listAll(ctx, creditUsageByUser, complete) : undefined,
-      listAll(ctx, creditUsageByUser, { start_date: formatDay(today), end_date: formatDay(today) }),
+      complete ? listAll(ctx, creditUsageByUser, { days: complete }) : undefined,
+      listAll(ctx, creditUsageByUser, { days: { start: today, end: today } }),
     ]);
     for (const r of before?.data ?? []) at(identityKey(r)).complete = String(r.credits_consumed);
     for (const r of now.data) at(identityKey(r)).partial = String(r.credits_consumed);
@@ -76,8 +76,7 @@ export async function readMonthToDate(ctx: ToolContext, plan: BillingPlan, who: 
   const cost =
     month.completeDays > 0
       ? await listAll(ctx, costAnalytics, {
-          start_date: month.start,
-          end_date: through,
+          days: { start: month.first, end: latest },
           group_by_keys: ['COST_ANALYTICS_GROUP_BY_USER'],
           granularity: 'COST_ANALYTICS_TIME_GRANULARITY_TOTAL',
           filters: filtered ? identityFilters(who) : {},

@@ -1,9 +1,9 @@
-import { rangeText, resolveRange } from '../../domain/dates.js';
+import { checkRange } from '../../domain/dates.js';
 import type { z } from 'zod';
 import { UserInputError } from '../../errors.js';
 import type { DateRules, DayRange } from '../../domain/dates.js';
-import type { RangeArg } from '../../upstream/endpoint.js';
-import { formatDay, parseIsoDay } from '../../util/utc-date.js';
+import type { DaysArg, RangeArg } from '../../upstream/endpoint.js';
+import { formatDay } from '../../util/utc-date.js';
 import { comparison, comparisonOut, comparisonText, compareToInput, movers, otherPeriod } from './compare.js';
 import type { CompareTo, Figure, Mover } from './compare.js';
 import { resolvePeriod } from './periods.js';
@@ -11,12 +11,10 @@ import type { ToolContext, ToolDef } from '../types.js';
 
 type Dates = { start_date: string; end_date: string };
 
-const dayRange = (d: Dates): DayRange => ({ start: parseIsoDay(d.start_date)!, end: parseIsoDay(d.end_date)! });
-
-/** compare_to's dates, checked by the main range's rules: what the main range refuses, compare_to refuses alike. */
-function checkedAsMain(other: Dates, rules: DateRules, ctx: ToolContext): void {
+/** compare_to's days, checked by the main range's rules: what the main range refuses, compare_to refuses alike. */
+function checkedAsMain(other: DayRange, rules: DateRules, ctx: ToolContext): void {
   try {
-    resolveRange(other, rules, ctx.client.days());
+    checkRange(other, rules, ctx.client.days());
   } catch (error) {
     if (error instanceof UserInputError) throw new UserInputError(`compare_to: ${error.message}`, error.nextStep);
     throw error;
@@ -24,12 +22,17 @@ function checkedAsMain(other: Dates, rules: DateRules, ctx: ToolContext): void {
 }
 
 /** The days of a period up to `last`, the latest complete day; `what` names what lies after it. */
-function completeDays(r: DayRange, last: number, what: string): Dates {
+function completeDays(r: DayRange, last: number, what: string): DayRange {
   if (r.start > last)
     throw new UserInputError(
       `compare_to compares complete days only, and a period of ${what} alone has none: end it on ${formatDay(last)} or earlier.`,
     );
-  return rangeText({ start: r.start, end: Math.min(r.end, last) });
+  return { start: r.start, end: Math.min(r.end, last) };
+}
+
+/** The tool's arguments for other days: the days themselves, resolved already, stand for its range. */
+function onDays<A>(args: A, days: DayRange): A {
+  return { ...args, range: undefined, start_date: undefined, end_date: undefined, days } satisfies DaysArg;
 }
 
 /** What a range tool compares: its figures, and for per-identity data one value per identity for the movers. */
@@ -39,7 +42,7 @@ export interface CompareSpec<A, O> {
   /** `by` undefined: these arguments have no per-identity value (e.g. cost not grouped by user). */
   movers?: {
     by(args: A): string | undefined;
-    read(ctx: ToolContext, args: A, period: Dates): Promise<Map<string, Mover>>;
+    read(ctx: ToolContext, args: A, period: DayRange): Promise<Map<string, Mover>>;
   };
 }
 
@@ -76,14 +79,13 @@ export function comparable<I extends z.ZodObject, O extends z.ZodObject>(
           : `${formatDay(last + 1)}${r.end > last + 1 ? `..${formatDay(r.end)}` : ''} (not published yet)`;
       const period = resolvePeriod(args, days, undefined, rules);
       const now = completeDays(period, last, after(period));
-      const other = otherPeriod(to, now.start_date, now.end_date);
+      const other = otherPeriod(to, now);
       // Both periods are checked before either is asked for: a refused comparison sends no request.
       checkedAsMain(other, rules, ctx);
-      const otherRange = dayRange(other);
-      const then = otherRange.end > last ? completeDays(otherRange, last, after(otherRange)) : other;
-      const leftOut = [...new Set([period, otherRange].filter((r) => r.end > last).map(after))];
-      const current = period.end > last ? ({ ...args, ...now, range: undefined } as z.output<I>) : undefined;
-      const earlier = { ...args, ...then, range: undefined } as z.output<I>;
+      const then = other.end > last ? completeDays(other, last, after(other)) : other;
+      const leftOut = [...new Set([period, other].filter((r) => r.end > last).map(after))];
+      const current = period.end > last ? onDays(args, now) : undefined;
+      const earlier = onDays(args, then);
       // The answer keeps today; the comparison reads its complete days apart.
       const by = spec.movers?.by(args);
       const [answer, completed, before, moved] = await Promise.all([

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { UserInputError } from '../../errors.js';
 import { commonDomain, int, shortId } from '../../format/text.js';
 import { compareDecimals, divideDecimals, subtractDecimals } from '../../domain/numbers.js';
-import { formatDay, minusYears, parseIsoDay } from '../../util/utc-date.js';
+import type { DayRange } from '../../domain/dates.js';
+import { minusYears, parseIsoDay } from '../../util/utc-date.js';
 import { date } from './inputs.js';
 import { change, type Exact } from './periods.js';
 import { identityKey, type IdentityRef } from '../../upstream/listing/merge.js';
@@ -43,17 +44,16 @@ export type Comparison = z.output<typeof comparisonOut>;
 export type Figure = { name: string; value: number | string; kind: 'sum' | 'level' | 'distinct'; exact?: Exact };
 
 /** The days to compare with: the same length just before, the same dates a year before, or the ones given. */
-export function otherPeriod(to: NonNullable<CompareTo>, start: string, end: string) {
-  const [s, e] = [parseIsoDay(start)!, parseIsoDay(end)!];
+export function otherPeriod(to: NonNullable<CompareTo>, { start, end }: DayRange): DayRange {
   const range =
     to === 'previous_period'
-      ? { start: s - (e - s + 1), end: s - 1 }
+      ? { start: start - (end - start + 1), end: start - 1 }
       : to === 'previous_year'
-        ? { start: minusYears(s, 1), end: minusYears(e, 1) }
+        ? { start: minusYears(start, 1), end: minusYears(end, 1) }
         : { start: parseIsoDay(to.start_date), end: parseIsoDay(to.end_date) };
   if (range.start === undefined || range.end === undefined || range.start > range.end)
     throw new UserInputError('compare_to needs start_date on or before end_date, as YYYY-MM-DD.');
-  return { start_date: formatDay(range.start), end_date: formatDay(range.end) };
+  return range as DayRange;
 }
 
 const days = (p: { start_date: string; end_date: string }) => parseIsoDay(p.end_date)! - parseIsoDay(p.start_date)! + 1;

@@ -1,4 +1,5 @@
 import type { GroupByKey } from '../../contract/enums.js';
+import type { DayRange } from '../../domain/dates.js';
 import { costAnalytics, type CostPoint, type CostQuery } from '../../upstream/endpoints/cost-analytics.js';
 import { divideDecimals } from '../../domain/numbers.js';
 import { moverMap } from './compare.js';
@@ -24,12 +25,8 @@ export type Filters = Partial<
   Record<'user_emails' | 'service_account_names' | 'product_names' | 'resource_names' | 'expert_ids', string[]>
 >;
 
-/** The upstream query the arguments ask for: group keys, granularity, and filters with names resolved. */
-export async function costQuery(
-  ctx: ToolContext,
-  args: { granularity: 'total' | 'day'; filters?: Filters },
-  groupBy: GroupByKey[],
-): Promise<CostQuery> {
+/** The arguments with the filters' names resolved: pseudonyms to emails, service account names checked. */
+export async function resolvedFilters<A extends { filters?: Filters }>(ctx: ToolContext, args: A): Promise<A> {
   const f = args.filters ?? {};
   const filters = {
     ...f,
@@ -38,11 +35,16 @@ export async function costQuery(
       ? { service_account_names: f.service_account_names.map(assertServiceAccountName) }
       : {}),
   };
+  return { ...args, filters };
+}
+
+/** The upstream query the arguments ask for (filters resolved already): group keys, granularity, and filters. */
+export function costQuery(args: { granularity: 'total' | 'day'; filters?: Filters }, groupBy: GroupByKey[]): CostQuery {
   return {
     group_by_keys: groupBy,
     granularity:
       args.granularity === 'day' ? 'COST_ANALYTICS_TIME_GRANULARITY_DAY' : 'COST_ANALYTICS_TIME_GRANULARITY_TOTAL',
-    filters,
+    filters: args.filters ?? {},
   };
 }
 
@@ -56,10 +58,12 @@ export const costMovers = {
         ? 'billed_amount_usd'
         : args.sort_by
       : undefined,
-  async read(ctx: ToolContext, args: MoverArgs, period: { start_date: string; end_date: string }) {
+  async read(ctx: ToolContext, args: MoverArgs, period: DayRange) {
     const by = (args.sort_by === 'date' ? 'billed_amount_usd' : args.sort_by) as keyof CostPoint['cost_metrics'];
-    const query = await costQuery(ctx, { ...args, granularity: 'total' }, ['COST_ANALYTICS_GROUP_BY_USER']);
-    const points = (await listAll(ctx, costAnalytics, { ...period, ...query })).data;
+    const query = costQuery(await resolvedFilters(ctx, { ...args, granularity: 'total' }), [
+      'COST_ANALYTICS_GROUP_BY_USER',
+    ]);
+    const points = (await listAll(ctx, costAnalytics, { days: period, ...query })).data;
     // Bots and deleted accounts have no identity a mover can name: they stay in the totals only.
     const named = points.flatMap((p) => {
       const u = p.group_by_values.user_info;

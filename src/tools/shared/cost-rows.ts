@@ -1,6 +1,10 @@
 import { z } from 'zod';
-import type { CostPoint } from '../../upstream/endpoints/cost-analytics.js';
-import { addCostMetrics, DECIMAL_FIELDS as MONEY, TOKEN_FIELDS as TOKENS } from '../../upstream/listing/merge.js';
+import {
+  addCostMetrics,
+  DECIMAL_FIELDS as MONEY,
+  TOKEN_FIELDS as TOKENS,
+  type CostPoint,
+} from '../../upstream/endpoints/cost-analytics.js';
 
 export { MONEY, TOKENS };
 /** Token counts: a number, or a decimal string above 2^53-1. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { METRIC_FIELDS } from '../../contract/metrics.js';
 import { NAMED_RANGES } from '../../domain/dates.js';
-import type { RangeArg } from '../../upstream/endpoint.js';
+import type { DaysArg, RangeArg } from '../../upstream/endpoint.js';
 
 /** Input fields shared by the tools: short descriptions, because every model reads them on every turn. */
 // A refinement, not a regex: the format is in the description, and tools/list stays shorter.
@@ -42,7 +42,8 @@ export const metricsInput = z
   .optional()
   .describe('metric fields to include (default: a core five)');
 
-/** Range arguments as the client takes them. */
-export function rangeArg(args: RangeArg): RangeArg {
+/** Range arguments as the client takes them: the days a comparison resolved already, or the range as given. */
+export function rangeArg(args: RangeArg & Partial<DaysArg>): RangeArg & Partial<DaysArg> {
+  if (args.days) return { days: args.days };
   return { start_date: args.start_date, end_date: args.end_date, range: args.range };
 }

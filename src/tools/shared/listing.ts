@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { askedFreshnessSchema, type FreshnessOut } from '../../format/freshness.js';
-import { backgroundListings } from '../../upstream/listing/background-listings.js';
 import type { Answer, PageArgs } from '../../upstream/client.js';
-import type { ListArgs, Listing, RangeArg } from '../../upstream/endpoint.js';
+import { effectiveSpan, type ListArgs, type Listing, type RangeArg } from '../../upstream/endpoint.js';
 import type { Freshness } from '../../domain/freshness.js';
 import type { PageShape } from '../../upstream/listing/pagination.js';
 import { AnswerPending, answerWithinMs } from './answer-pending.js';
@@ -84,7 +83,7 @@ export async function listAll<E extends AnyListing>(
   args: ListArgs<E>,
   withinMs = answerWithinMs(ctx.config),
 ): Promise<Answer<ReturnType<E['items']>>> {
-  const waited = await backgroundListings(ctx.client).list(listing, args, {
+  const waited = await ctx.client.background.list(ctx.client.resolve(listing, args), {
     signal: ctx.signal,
     answerWithinMs: Math.max(0, withinMs),
     onStatus: ctx.progress,
@@ -117,11 +116,7 @@ async function onePage<E extends AnyListing>(
 ): Promise<Omit<Listed<RowOf<E>>, 'matching' | 'published'>> {
   assertCursor(cursor);
   const { value, freshness } = await ctx.client.page(listing, { ...args, cursor, page_size }, ctx.signal);
-  const meta = value.metadata as Record<string, string>;
-  const [start, end] =
-    listing.dates.takes === 'date'
-      ? [meta.effective_date!, meta.effective_date!]
-      : [meta.effective_start_date!, meta.effective_end_date!];
+  const [start, end] = effectiveSpan(listing, value);
   const rows = listing.items(value) as RowOf<E>[];
   return { rows, start, end, freshness, truncated: false, next: nextCursorOf(value.pagination) };
 }

@@ -1,4 +1,3 @@
-import { rangeText } from '../../domain/dates.js';
 import { z } from 'zod';
 import { costAnalytics, type CostPoint } from '../../upstream/endpoints/cost-analytics.js';
 import type { CreditUsage } from '../../upstream/endpoints/credit-usage-by-user.js';
@@ -32,7 +31,7 @@ export const profileCostOut = z.object({
 /** One identity's cost per model and day over the period: one filtered request, a page or two. */
 export function costOf(ctx: ToolContext, who: IdentityRef, period: DayRange) {
   return listAll(ctx, costAnalytics, {
-    ...rangeText(period),
+    days: period,
     group_by_keys: ['COST_ANALYTICS_GROUP_BY_RESOURCE'],
     granularity: 'COST_ANALYTICS_TIME_GRANULARITY_DAY',
     filters: identityFilters([who]),
@@ -92,7 +91,9 @@ export async function latestActiveDay(
   for (let end = period.end; end >= period.start; end -= STEP) {
     const days: number[] = [];
     for (let d = end; d >= Math.max(period.start, end - STEP + 1); d--) days.push(d);
-    const lists = await Promise.all(days.map((d) => listAll(ctx, dau, { date: formatDay(d) }, deadline - Date.now())));
+    const lists = await Promise.all(
+      days.map((d) => listAll(ctx, dau, { days: { start: d, end: d } }, deadline - Date.now())),
+    );
     freshness.push(...lists.map((l) => l.freshness));
     const found = lists.findIndex((l) => l.data.some((u) => identityKey(u) === key));
     if (found >= 0) return { date: formatDay(days[found]!), freshness };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GRANULARITIES, GROUP_BY_KEYS, type Granularity, type GroupByKey } from '../../contract/enums.js';
 import { defineListing } from '../endpoint.js';
 import { UserInputError } from '../../errors.js';
-import { mergeCostPoints } from '../listing/merge.js';
+import { sumCounts, sumDecimals } from '../../domain/numbers.js';
 import { bigCount, count, decimal, isoDate } from '../schemas.js';
 
 export const costMetricsSchema = z.object({
@@ -72,6 +72,57 @@ function costBody(query: CostQuery): {
     granularity,
     ...(Object.keys(filters).length ? { filters } : {}),
   };
+}
+
+/** The cost metrics that are decimal strings (money and credits), and those that are token counts. */
+export const DECIMAL_FIELDS = [
+  'billed_amount_usd',
+  'estimated_customer_cost_usd',
+  'base_cost_usd',
+  'surcharge_usd',
+  'credits_consumed',
+] as const;
+export const TOKEN_FIELDS = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens'] as const;
+
+function canonicalGroup(values: object): string {
+  return JSON.stringify(values, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)))
+      : v,
+  );
+}
+
+export function addCostMetrics(a: CostPoint['cost_metrics'], b: CostPoint['cost_metrics']): CostPoint['cost_metrics'] {
+  const out = { ...a };
+  for (const f of DECIMAL_FIELDS) out[f] = sumDecimals([a[f], b[f]]);
+  for (const f of TOKEN_FIELDS) out[f] = sumCounts([a[f], b[f]]);
+  return out;
+}
+
+/**
+ * Cost points of several windows. Daily points are disjoint and concatenate; range totals of the same
+ * group are summed (decimals exactly, tokens as BigInt) and span the whole range.
+ */
+export function mergeCostPoints(
+  windows: CostPoint[][],
+  range: { start_date: string; end_date: string },
+  byDay: boolean,
+): CostPoint[] {
+  if (byDay) return windows.flat();
+  const byGroup = new Map<string, CostPoint>();
+  for (const points of windows) {
+    for (const point of points) {
+      const key = canonicalGroup(point.group_by_values);
+      const seen = byGroup.get(key);
+      byGroup.set(
+        key,
+        seen
+          ? { ...seen, cost_metrics: addCostMetrics(seen.cost_metrics, point.cost_metrics) }
+          : { ...point, ...range },
+      );
+    }
+  }
+  return [...byGroup.values()];
 }
 
 /**

@@ -1,13 +1,28 @@
 import { z } from 'zod';
 import { defineListing } from '../endpoint.js';
 import { creditRequestPolicy } from '../../domain/freshness.js';
-import { mergeCreditUsage } from '../listing/merge.js';
+import { identityKey, type IdentityRef } from '../listing/merge.js';
 import { count, isoDate, withIdentity } from '../schemas.js';
 
 /** Which dimensions split the rows besides the identity. */
 export interface CreditDimensions {
   by_date?: boolean;
   by_model?: boolean;
+}
+
+/** Credit rows keyed by (identity, date, model): each dimension that is present is part of the key. */
+export function mergeCreditUsage<
+  T extends IdentityRef & { credits_consumed: number; date?: string; model_name?: string },
+>(windows: T[][]): T[] {
+  const byKey = new Map<string, T>();
+  for (const rows of windows) {
+    for (const row of rows) {
+      const key = `${identityKey(row)}|${row.date ?? ''}|${row.model_name ?? ''}`;
+      const seen = byKey.get(key);
+      byKey.set(key, seen ? { ...seen, credits_consumed: seen.credits_consumed + row.credits_consumed } : row);
+    }
+  }
+  return [...byKey.values()];
 }
 
 /** Credits per identity (and per day and model, if asked) over a range up to today, paged; windows are summed per key. */

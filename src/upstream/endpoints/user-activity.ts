@@ -1,7 +1,27 @@
 import type { z } from 'zod';
 import { defineListing } from '../endpoint.js';
-import { mergeUserActivity } from '../listing/merge.js';
-import { count, metricsSchema, withIdentity } from '../schemas.js';
+import { addMetrics, identityKey, type IdentityRef } from '../listing/merge.js';
+import { count, metricsSchema, withIdentity, type Metrics } from '../schemas.js';
+
+/** Per-identity totals: metrics and active_days summed, in order of first appearance. */
+export function mergeUserActivity<T extends IdentityRef & { active_days: number; metrics: Metrics }>(
+  windows: T[][],
+): T[] {
+  const byKey = new Map<string, T>();
+  for (const rows of windows) {
+    for (const row of rows) {
+      const key = identityKey(row);
+      const seen = byKey.get(key);
+      byKey.set(
+        key,
+        seen
+          ? { ...seen, active_days: seen.active_days + row.active_days, metrics: addMetrics(seen.metrics, row.metrics) }
+          : row,
+      );
+    }
+  }
+  return [...byKey.values()];
+}
 
 /** Per-identity totals over a range, paged; windows of a long range are summed per identity. */
 export const userActivity = defineListing({

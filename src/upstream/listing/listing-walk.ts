@@ -1,8 +1,7 @@
-import type { Answer } from '../client.js';
 import { abortError } from '../transport/deadline.js';
 import { TimeoutError } from '../errors.js';
 import type { Progress } from './pagination.js';
-import type { WalkPlan } from '../requests.js';
+import type { Answer, WalkPlan } from '../requests.js';
 
 /** Where a walk stands: pages so far, pages expected, and when the whole answer should be ready. */
 export interface ListingStatus {

@@ -1,8 +1,8 @@
 import type { z } from 'zod';
 import { ResponseCache, type CachedAnswer } from '../cache/cache.js';
-import { canonicalKey } from '../cache/canonical-key.js';
 import type { Credential } from '../credential.js';
 import { UpstreamError, UpstreamProtocolError } from '../errors.js';
+import { requestKey, written, type RequestTarget, type UpstreamRequest, type Written } from '../request.js';
 import { HttpTransport, type HttpResponse } from './http.js';
 import { RateLimiters, type Priority } from '../limits/limiter.js';
 import type { Operation, SendWith } from './operation.js';
@@ -23,12 +23,13 @@ export interface CallerConfig {
 }
 
 export interface CallOptions {
-  query?: Record<string, string>;
-  body?: unknown;
   signal?: AbortSignal;
   /** Default interactive: ahead of background (warm-up, completion). */
   priority?: Priority;
 }
+
+/** What is sent: the call's options and the request as written. */
+type Sending = CallOptions & Written;
 
 /** Sends requests: rate limited, retried, validated, cached. Knows nothing of MCP. */
 export class Caller {
@@ -44,8 +45,12 @@ export class Caller {
     return this.config.credential.fingerprint();
   }
 
-  async call<S extends z.ZodType>(op: Operation<S>, options: CallOptions = {}): Promise<CachedAnswer<z.output<S>>> {
-    const params = { ...(options.query ?? {}), ...((options.body as Record<string, unknown>) ?? {}) };
+  async call<S extends z.ZodType>(
+    request: UpstreamRequest<Operation<S> & RequestTarget>,
+    callOptions: CallOptions = {},
+  ): Promise<CachedAnswer<z.output<S>>> {
+    const { op } = request;
+    const options: Sending = { ...callOptions, ...written(request) };
     if (!op.cache) {
       const { value } = await this.send(op, options);
       return {
@@ -53,8 +58,8 @@ export class Caller {
         freshness: { fetched_at: new Date(this.config.now()).toISOString(), from_cache: false, next_refresh_at: null },
       };
     }
-    const key = `${this.credential}|${op.method}|${op.path}|${canonicalKey(options.query ?? {})}|${canonicalKey(options.body ?? null)}`;
-    const policy = () => op.cache!(this.config.now(), params, this.config.refreshHour);
+    const key = requestKey(request, this.credential);
+    const policy = () => op.cache!(this.config.now(), request.days, this.config.refreshHour);
     // The load runs on the cache's signal, not this caller's: other callers may be waiting on it too.
     // Its waits still keep within the budget of the call that started it.
     return this.cache.get(
@@ -70,7 +75,7 @@ export class Caller {
   /** `budget`: the signal whose deadline bounds waits (the caller's own, also when the request runs on the cache's). */
   private async send<S extends z.ZodType>(
     op: Operation<S>,
-    options: CallOptions,
+    options: Sending,
     budget = options.signal,
   ): Promise<{ value: z.output<S>; bytes: number }> {
     let sent = 0;
@@ -91,7 +96,7 @@ export class Caller {
   /** One request: each send rate limited, 429s waited out, a 401 renewed once, failures retried by the policy. */
   private async sendWithRetries<S extends z.ZodType>(
     op: Operation<S>,
-    options: CallOptions,
+    options: Sending,
     budget: AbortSignal | undefined,
     counted: () => void,
   ): Promise<{ value: z.output<S>; bytes: number }> {
@@ -110,7 +115,7 @@ export class Caller {
   }
 
   /** The request built once (URL, body); each send of it waits for its group's token, and is counted. */
-  private sender(op: Operation<z.ZodType>, options: CallOptions, counted: () => void): SendWith {
+  private sender(op: Operation<z.ZodType>, options: Sending, counted: () => void): SendWith {
     const { signal, priority } = options;
     const request = {
       method: op.method,

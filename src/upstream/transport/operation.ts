@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { RateGroup } from '../../contract/limits.js';
+import type { DayRange } from '../../domain/dates.js';
 import type { CachePolicy } from '../../domain/freshness.js';
 import type { HttpResponse } from './http.js';
 
@@ -14,8 +15,8 @@ export interface Operation<S extends z.ZodType> {
   group: RateGroup | null;
   retry: 'read' | 'write';
   schema: S;
-  /** null: never cached (budget reads and writes). `refreshHour`: the daily refresh hour (UTC). */
-  cache: ((now: number, params: Record<string, unknown>, refreshHour: number) => CachePolicy) | null;
+  /** null: never cached (budget reads and writes). `days`: the request's; `refreshHour`: the daily refresh hour (UTC). */
+  cache: ((now: number, days: DayRange | undefined, refreshHour: number) => CachePolicy) | null;
 }
 
 /** Sends the request once with this bearer token (none for the public changelog) and hands back the response. */

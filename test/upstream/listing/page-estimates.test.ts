@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSimulator } from '../../../src/simulator/index.js';
-import { backgroundListings, type ListingStatus } from '../../../src/upstream/listing/background-listings.js';
+import type { ListingStatus } from '../../../src/upstream/listing/background-listings.js';
 import { userActivity } from '../../../src/upstream/endpoints/user-activity.js';
 import { FilePageEstimates } from '../../../src/upstream/listing/page-estimates.js';
 import { clientFor } from '../../helpers/client.js';
@@ -34,7 +34,7 @@ describe('page estimates in a file', () => {
     const walk = async () => {
       const client = clientFor(sim, { cacheDir });
       const statuses: ListingStatus[] = [];
-      const waited = await backgroundListings(client).list(userActivity, args, {
+      const waited = await client.background.list(client.resolve(userActivity, args), {
         signal: new AbortController().signal,
         answerWithinMs: 30_000,
         onStatus: (s) => statuses.push(s),
