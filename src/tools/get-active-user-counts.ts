@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { askedFreshnessSchema, freshnessLine, type FreshnessOut } from '../format/freshness.js';
 import { int, plural } from '../format/text.js';
-import type { RangeArg } from '../upstream/endpoint.js';
 import { dauCount } from '../upstream/endpoints/dau-count.js';
 import { dauTrend, fullWeeks, mean, trendOut, trendText } from './shared/dau-trend.js';
 import { comparable } from './shared/comparable.js';
@@ -10,7 +9,7 @@ import type { Exact } from './shared/periods.js';
 import { parseIsoDay, weekday } from '../util/utc-date.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { listAll } from './shared/listing.js';
-import { rangeArg, rangeInputs } from './shared/inputs.js';
+import { rangeArg, rangeInputs, rangeRequest } from './shared/inputs.js';
 
 const day = z.object({ date: z.string(), user_count: z.number().int() });
 type Day = z.output<typeof day>;
@@ -27,7 +26,7 @@ const exactMean = (days: readonly Day[]): Exact => ({
 });
 
 /** What the tool asks the upstream for: the daily counts over the range. */
-const asked = (args: RangeArg) => ({ listing: dauCount, args: rangeArg(args) });
+const asked = rangeRequest(dauCount);
 
 export const getActiveUserCounts = comparable(
   defineTool({

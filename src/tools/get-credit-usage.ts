@@ -9,7 +9,7 @@ import { comparable } from './shared/comparable.js';
 import { moverMap } from './shared/compare.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { listInputs, pageInputs, rangeArg, rangeInputs, usersInput } from './shared/inputs.js';
-import { listAll, listOut, listOutput, listRows } from './shared/listing.js';
+import { listAll, listAsked, listOut, listOutput } from './shared/listing.js';
 import { identityOf, identityOut, sortRows, userMatcher } from './shared/rows.js';
 
 /** What the tool asks the upstream for: credits over the range, split by the dimensions asked for. */
@@ -57,8 +57,7 @@ export const getCreditUsage = comparable(
     // by_date and by_model off: the per-user totals.
     requests: { of: asked, warm: { 'credit-usage': {} } },
     async run(args, ctx) {
-      const { listing, args: listArgs } = asked(args);
-      const listed = await listRows(ctx, listing, listArgs, args);
+      const listed = await listAsked(ctx, asked, args);
       const chosen = listed.matching;
       const all = chosen.map((r) => ({
         ...identityOf(r),

@@ -1,17 +1,16 @@
 import { z } from 'zod';
 import { askedFreshnessSchema, freshnessLine } from '../format/freshness.js';
 import { int, plural, table } from '../format/text.js';
-import type { RangeArg } from '../upstream/endpoint.js';
 import { dailyUsage } from '../upstream/endpoints/daily-usage.js';
 import { comparable } from './shared/comparable.js';
 import { answerFreshness } from './shared/complete-days.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { listAll } from './shared/listing.js';
-import { metricsInput, rangeArg, rangeInputs } from './shared/inputs.js';
+import { metricsInput, rangeArg, rangeInputs, rangeRequest } from './shared/inputs.js';
 import { DEFAULT_METRICS, metricValues, pickMetrics, sumMetrics } from './shared/metrics.js';
 
 /** What the tool asks the upstream for: the daily series over the range (every metric; `metrics` picks). */
-const asked = (args: RangeArg) => ({ listing: dailyUsage, args: rangeArg(args) });
+const asked = rangeRequest(dailyUsage);
 
 export const getDailyUsage = comparable(
   defineTool({

@@ -5,7 +5,7 @@ import { identityKey } from '../upstream/listing/merge.js';
 import { dailyUserActivityByEditorLanguage } from '../upstream/endpoints/daily-user-activity-by-editor-language.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { date, listInputs, metricsInput, pageInputs, sortByInput, usersInput } from './shared/inputs.js';
-import { listOut, listOutput, listRows } from './shared/listing.js';
+import { listAsked, listOut, listOutput } from './shared/listing.js';
 import { metricFields, metricValues, pickMetrics, sumMetrics } from './shared/metrics.js';
 import { identityOf, sortRows } from './shared/rows.js';
 
@@ -51,8 +51,7 @@ export const getEditorLanguageActivity = defineTool({
   // Nothing fetched ahead: a day's records are asked for one day at a time.
   requests: { of: asked, warm: {} },
   async run(args, ctx) {
-    const { listing, args: listArgs } = asked(args);
-    const listed = await listRows(ctx, listing, listArgs, args);
+    const listed = await listAsked(ctx, asked, args);
     const fields = metricFields(args.metrics, args.sort_by);
     const chosen = listed.matching;
 

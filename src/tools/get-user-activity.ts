@@ -2,7 +2,6 @@ import { z } from 'zod';
 import type { MetricField } from '../contract/metrics.js';
 import { freshnessLine } from '../format/freshness.js';
 import { commonDomain, int, shortId, table } from '../format/text.js';
-import type { RangeArg } from '../upstream/endpoint.js';
 import { userActivity } from '../upstream/endpoints/user-activity.js';
 import { comparable } from './shared/comparable.js';
 import { moverMap } from './shared/compare.js';
@@ -11,17 +10,17 @@ import {
   listInputs,
   metricsInput,
   pageInputs,
-  rangeArg,
   rangeInputs,
+  rangeRequest,
   sortByInput,
   usersInput,
 } from './shared/inputs.js';
-import { listAll, listOut, listOutput, listRows } from './shared/listing.js';
+import { listAll, listAsked, listOut, listOutput } from './shared/listing.js';
 import { metricFields, metricValues, pickMetrics, sumMetrics } from './shared/metrics.js';
 import { identityOf, identityOut, sortRows, userMatcher } from './shared/rows.js';
 
 /** What the tool asks the upstream for: user activity over the range. */
-const asked = (args: RangeArg) => ({ listing: userActivity, args: rangeArg(args) });
+const asked = rangeRequest(userActivity);
 
 export const getUserActivity = comparable(
   defineTool({
@@ -50,8 +49,7 @@ export const getUserActivity = comparable(
     annotations: READ_ONLY,
     requests: { of: asked, warm: { 'user-activity': {} } },
     async run(args, ctx) {
-      const { listing, args: listArgs } = asked(args);
-      const listed = await listRows(ctx, listing, listArgs, args);
+      const listed = await listAsked(ctx, asked, args);
       const fields = metricFields(args.metrics, args.sort_by);
       const all = listed.matching.map((u) => ({
         ...identityOf(u),

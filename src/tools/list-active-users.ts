@@ -4,7 +4,7 @@ import { commonDomain, count, int, shortId } from '../format/text.js';
 import { dau } from '../upstream/endpoints/dau.js';
 import { READ_ONLY, defineTool } from './define-tool.js';
 import { date, listInputs, pageInputs, usersInput } from './shared/inputs.js';
-import { listOut, listOutput, listRows } from './shared/listing.js';
+import { listAsked, listOut, listOutput } from './shared/listing.js';
 import { identityOf, identityOut } from './shared/rows.js';
 
 /** What the tool asks the upstream for: the active list of the day. */
@@ -34,8 +34,7 @@ export const listActiveUsers = defineTool({
   // Nothing fetched ahead: a day's list is asked for one day at a time.
   requests: { of: asked, warm: {} },
   async run(args, ctx) {
-    const { listing, args: listArgs } = asked(args);
-    const listed = await listRows(ctx, listing, listArgs, args);
+    const listed = await listAsked(ctx, asked, args);
     const all = listed.rows;
     const matching = listed.matching
       .map(identityOf)

@@ -58,6 +58,16 @@ export function nextCursorOf(p: { has_more: boolean; next_cursor?: string } | un
  * The rows of a listing: every page (walked, split and merged by the client), or one raw upstream page
  * when cursor or page_size ask for it. `args` are what the listing takes: its dates and own parameters.
  */
+/** The rows of the request a list tool declares (`requests.of`): every page, or the one raw page asked for. */
+export function listAsked<A extends ListRequest, E extends AnyListing>(
+  ctx: ToolContext,
+  of: (args: A) => { listing: E; args: ListArgs<E> },
+  args: A,
+): Promise<Listed<RowOf<E>>> {
+  const { listing, args: listArgs } = of(args);
+  return listRows(ctx, listing, listArgs, args);
+}
+
 export async function listRows<E extends AnyListing>(
   ctx: ToolContext,
   listing: E,
