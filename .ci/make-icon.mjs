@@ -1,4 +1,5 @@
-// Writes the bundle's icon (dist/icon.png, 512×512) from the one drawing in src/mcp/icon.ts.
+// Writes the bundle's icon (dist/icon.png, 512×512) and the copy the server offers in serverInfo
+// (dist/icon-64.png, read at start-up rather than drawn) from the one drawing in src/mcp/icon.ts.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { build } from 'esbuild';
 
@@ -11,6 +12,9 @@ const { outputFiles } = await build({
   write: false,
   external: ['@modelcontextprotocol/server'],
 });
-const { iconPng } = await import(`data:text/javascript,${encodeURIComponent(outputFiles[0].text)}`);
+const { iconPng, SERVED_ICON_FILE, SERVED_ICON_SIZE } = await import(
+  `data:text/javascript,${encodeURIComponent(outputFiles[0].text)}`
+);
 mkdirSync(new URL('dist', root), { recursive: true });
 writeFileSync(new URL('dist/icon.png', root), iconPng(512));
+writeFileSync(new URL(`dist/${SERVED_ICON_FILE}`, root), iconPng(SERVED_ICON_SIZE));

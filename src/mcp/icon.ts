@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { crc32, deflateSync } from 'node:zlib';
 import type { Icon } from '@modelcontextprotocol/server';
 
@@ -23,32 +24,40 @@ const SAMPLES = 4;
 
 type Rgb = readonly [number, number, number];
 
-function colorAt(x: number, y: number): Rgb | undefined {
+/** Inside the rounded square, in fractions of the side. */
+function inSquare(x: number, y: number): boolean {
   const dx = Math.max(CORNER - x, 0, x - (1 - CORNER));
   const dy = Math.max(CORNER - y, 0, y - (1 - CORNER));
-  if (x < 0 || x > 1 || y < 0 || y > 1 || dx * dx + dy * dy > CORNER * CORNER) return undefined;
-  const bar = BARS.findIndex(
-    ([left, height]) => x >= left && x < left + BAR_WIDTH && y <= BASELINE && y >= BASELINE - height,
-  );
-  if (bar < 0) return BACKGROUND;
-  return bar === BARS.length - 1 ? HIGHLIGHT : BAR;
+  return x >= 0 && x <= 1 && y >= 0 && y <= 1 && dx * dx + dy * dy <= CORNER * CORNER;
 }
 
-/** RGBA rows, each behind PNG's filter byte 0; edges are smoothed by sampling each pixel SAMPLES² times. */
+/**
+ * RGBA rows, each behind PNG's filter byte 0; edges are smoothed by sampling each pixel SAMPLES² times. The bar
+ * under each column of samples is found once, not per sample: the server draws its copy at every start.
+ */
 function pixels(size: number): Buffer {
   const raw = Buffer.alloc(size * (size * 4 + 1));
+  const n = size * SAMPLES;
+  const barOf = Int8Array.from({ length: n }, (_, i) =>
+    BARS.findIndex(([left]) => (i + 0.5) / n >= left && (i + 0.5) / n < left + BAR_WIDTH),
+  );
   for (let row = 0; row < size; row++) {
     const start = row * (size * 4 + 1);
     for (let col = 0; col < size; col++) {
       const sum = [0, 0, 0];
       let covered = 0;
-      for (let sy = 0; sy < SAMPLES; sy++)
+      for (let sy = 0; sy < SAMPLES; sy++) {
+        const y = (row * SAMPLES + sy + 0.5) / n;
         for (let sx = 0; sx < SAMPLES; sx++) {
-          const color = colorAt((col + (sx + 0.5) / SAMPLES) / size, (row + (sy + 0.5) / SAMPLES) / size);
-          if (!color) continue;
+          const i = col * SAMPLES + sx;
+          if (!inSquare((i + 0.5) / n, y)) continue;
+          const bar = barOf[i]!;
+          const onBar = bar >= 0 && y <= BASELINE && y >= BASELINE - BARS[bar]![1];
+          const color: Rgb = !onBar ? BACKGROUND : bar === BARS.length - 1 ? HIGHLIGHT : BAR;
           covered++;
           for (let c = 0; c < 3; c++) sum[c]! += color[c]!;
         }
+      }
       const at = start + 1 + col * 4;
       for (let c = 0; c < 3; c++) raw[at + c] = covered ? Math.round(sum[c]! / covered) : 0;
       raw[at + 3] = Math.round((covered / (SAMPLES * SAMPLES)) * 255);
@@ -80,15 +89,25 @@ export function iconPng(size: number): Buffer {
   ]);
 }
 
-/** Side of the icon offered in serverInfo. */
+/** Side of the icon offered in serverInfo, and the file the build writes it to, beside the bundle. */
 export const SERVED_ICON_SIZE = 64;
+export const SERVED_ICON_FILE = 'icon-64.png';
+
+/** The built server reads the copy the build drew (drawing it costs start-up time); run from source, it draws. */
+function servedPng(): Buffer {
+  try {
+    return readFileSync(new URL(`./${SERVED_ICON_FILE}`, import.meta.url));
+  } catch {
+    return iconPng(SERVED_ICON_SIZE);
+  }
+}
 let served: Icon[] | undefined;
 
 /** serverInfo.icons: the icon as a data: URI, drawn once per process. */
 export function serverIcons(): Icon[] {
   served ??= [
     {
-      src: `data:image/png;base64,${iconPng(SERVED_ICON_SIZE).toString('base64')}`,
+      src: `data:image/png;base64,${servedPng().toString('base64')}`,
       mimeType: 'image/png',
       sizes: [`${SERVED_ICON_SIZE}x${SERVED_ICON_SIZE}`],
     },

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { redisWithin, type SharedRedis } from '../upstream/limits/redis-connection.js';
+import type { SharedRedis } from '../upstream/limits/redis-connection.js';
+import { redisWithin } from '../upstream/limits/redis-within.js';
 
 /** Long enough to ride out a slow Redis round trip between renewals, short enough that a crashed warmer frees it soon. */
 export const WARM_LOCK_TTL_MS = 60_000;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { redisWithin, type SharedRedis } from '../limits/redis-connection.js';
+import type { SharedRedis } from '../limits/redis-connection.js';
+import { redisWithin } from '../limits/redis-within.js';
 import { decodeAnswer, STORE_FORMAT, type AnswerStore, type StoredAnswer, type StoreHit } from './stored-answer.js';
 
 /** A Redis command slower than this counts as a miss: Redis speeds answers up, it never holds them back. */

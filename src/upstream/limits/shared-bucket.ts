@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { RateGroup } from '../../contract/limits.js';
 import type { LimitsConfig } from './limits-config.js';
-import { redisWithin, type SharedRedis } from './redis-connection.js';
+import type { SharedRedis } from './redis-connection.js';
+import { redisWithin } from './redis-within.js';
 import { CancelledError } from '../errors.js';
 import { sleep } from '../transport/retry.js';
 import { PAUSE_GROUP_LUA, TAKE_TOKEN_LUA } from './token-bucket.lua.js';
