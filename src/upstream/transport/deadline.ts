@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { CancelledError, TimeoutError, type UpstreamError } from '../errors.js';
 
 /** When each budgeted signal runs out (epoch ms, real time: injected clocks may be frozen or simulated). */
@@ -34,6 +35,8 @@ export function withDeadline(parent: AbortSignal | undefined, ms: number): Abort
 export function callSignal(parent: AbortSignal | undefined, ms: number): { signal: AbortSignal; end: () => void } {
   const ended = new AbortController();
   const signal = withDeadline(parent ? AbortSignal.any([parent, ended.signal]) : ended.signal, ms);
+  // Every request of the call listens to its signal, and a profile or an overview has dozens at once.
+  setMaxListeners(256, signal);
   const end = () => ended.abort(new CancelledError('The call ended in an error; nobody reads its other requests.'));
   return { signal, end };
 }
