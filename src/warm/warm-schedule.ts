@@ -3,8 +3,12 @@ import { warmUp, type WarmTarget } from './warm.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
-/** Ten minutes after the refresh hour (--refresh-hour), the daily refresh has settled. */
-export const WARM_DELAY_MS = 10 * MINUTE;
+/**
+ * An hour and ten minutes after the refresh hour (--refresh-hour): past the hour in which the cache keeps daily
+ * answers 10 minutes at most (late corrections may still land), so what the warm-up fetches is kept until the next
+ * refresh rather than dropped at once.
+ */
+export const WARM_DELAY_MS = 70 * MINUTE;
 /** Spread over ten minutes, so that servers of many organizations do not all ask at once. */
 export const WARM_JITTER_MS = 10 * MINUTE;
 
@@ -23,7 +27,7 @@ const realClock: WarmClock = {
 };
 
 /**
- * The next warm-up after `now`: ten minutes past the refresh hour (03:10 UTC by default) plus up to 10
+ * The next warm-up after `now`: an hour and ten minutes past the refresh hour (04:10 UTC by default) plus up to 10
  * minutes of jitter, today's if that is still ahead, else tomorrow's.
  */
 export function nextWarmAt(now: number, refreshHour: number, random: () => number = Math.random): number {
