@@ -19,7 +19,7 @@ const isWeekend = (date: string) => [0, 6].includes(weekday(parseIsoDay(date)!))
 /** The days whose figures are published: the summary and the comparison count these only. */
 const publishedOnly = (days: readonly Day[], f: FreshnessOut) => days.filter((d) => !f.not_published?.includes(d.date));
 
-/** The exact mean of the counts, as a sum over a count; 0 for none, as the summary's average. */
+/** The exact mean of the counts, as a sum over a count (a comparison has published days on both sides). */
 const exactMean = (days: readonly Day[]): Exact => ({
   num: String(days.reduce((n, d) => n + d.user_count, 0)),
   den: BigInt(Math.max(1, days.length)),
@@ -42,7 +42,7 @@ export const getActiveUserCounts = comparable(
       days: z.array(day),
       summary: z.object({
         days: z.number().int(),
-        average: z.number(),
+        average: z.number().nullable(),
         weekday_average: z.number().nullable(),
         weekend_average: z.number().nullable(),
         peak: day.nullable(),
@@ -69,7 +69,7 @@ export const getActiveUserCounts = comparable(
         days: answer.data,
         summary: {
           days: days.length,
-          average: mean(days.map((d) => d.user_count)) ?? 0,
+          average: mean(days.map((d) => d.user_count)),
           weekday_average: mean(days.filter((d) => !isWeekend(d.date)).map((d) => d.user_count)),
           weekend_average: mean(days.filter((d) => isWeekend(d.date)).map((d) => d.user_count)),
           peak: byCount.at(-1) ?? null,
@@ -83,7 +83,9 @@ export const getActiveUserCounts = comparable(
     text(out) {
       const s = out.summary;
       const counted = s.days < out.days.length ? `${s.days} published days` : `${s.days} ${plural(s.days, 'day')}`;
-      const head = `Daily active users ${out.start_date}..${out.end_date} (${counted}): avg ${int(Math.round(s.average))}/day`;
+      // Days not published yet are no zeros: with none published, there is no average to give.
+      const average = s.average === null ? 'no published day yet' : `avg ${int(Math.round(s.average))}/day`;
+      const head = `Daily active users ${out.start_date}..${out.end_date} (${counted}): ${average}`;
       const split =
         s.weekday_average !== null && s.weekend_average !== null
           ? `; weekdays ${int(Math.round(s.weekday_average))}, weekends ${int(Math.round(s.weekend_average))}`
@@ -108,7 +110,7 @@ export const getActiveUserCounts = comparable(
     figures: (o) => [
       {
         name: 'average',
-        value: o.summary.average,
+        value: o.summary.average ?? 0,
         kind: 'level',
         exact: exactMean(publishedOnly(o.days, o.freshness)),
       },

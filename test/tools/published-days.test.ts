@@ -110,6 +110,17 @@ describe('explicit dates that include a day not published yet are answered as as
     expect(one.isError, one.text).toBe(false);
     expect(one.structured.freshness.not_published).toEqual(['2026-11-16']);
     expect(one.text).toMatch(/2026-11-16 is not published yet/);
+    expect(one.text).toMatch(/^Active on 2026-11-16: not published yet, so nobody is listed/);
+    expect(one.text).not.toMatch(/Active on 2026-11-16: 0/);
+  });
+
+  it('a range of unpublished days alone has no average, no low and no zero in its text', async () => {
+    h.sim.clock.set(EARLY);
+    const a = await h.call('get_active_user_counts', { start_date: '2026-11-16', end_date: '2026-11-16' });
+    expect(a.isError, a.text).toBe(false);
+    expect(a.structured.summary).toMatchObject({ days: 0, average: null, peak: null, low: null, trend: null });
+    expect(a.text).toMatch(/\(0 published days\): no published day yet\./);
+    expect(a.text).not.toMatch(/avg 0/);
   });
 });
 
