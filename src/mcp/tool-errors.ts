@@ -29,7 +29,7 @@ export function toolErrorMessage(error: unknown): string {
         return `${serviceOf(error)} could not be reached: ${sentence(error.message)} ${unreachedAdvice(error)}`;
       return `${serviceOf(error)} is unavailable: ${sentence(error.message)} ${nextStep(error, 'Try again in a minute.')}`;
     case 'too_large':
-      return `${serviceOf(error)} sent a response too large to read: ${sentence(error.message)} The request was stopped and nothing of it was kept. Try a shorter date range, or page_size for one page at a time; if pages this large are expected, whoever runs this server raises the cap (--max-response-mb, ANALYTICS_MAX_RESPONSE_MB) and restarts it.`;
+      return `${serviceOf(error)} sent a response too large to read: ${sentence(error.message)} The request was stopped and nothing of it was kept. Try a shorter date range (or, in a tool that takes page_size, one page at a time); if pages this large are expected, whoever runs this server raises the cap (--max-response-mb, ANALYTICS_MAX_RESPONSE_MB) and restarts it.`;
     case 'timeout': {
       const head = `${serviceOf(error)} did not answer in time: ${sentence(error.message)}`;
       if (error.neverReached && error.phase === 'connect') return `${head} ${unreachedAdvice(error)}`;

@@ -42,12 +42,12 @@ export const metricsInput = z
   .optional()
   .describe('metric fields to include (default: a core five)');
 
-/** Range arguments as the client takes them: the days a comparison resolved already, or the range as given. */
 /** A tool's declared request over its range: the listing, asked for the range's days. */
 export const rangeRequest =
   <E>(listing: E) =>
   (args: RangeArg) => ({ listing, args: rangeArg(args) });
 
+/** Range arguments as the client takes them: the days a comparison resolved already, or the range as given. */
 export function rangeArg(args: RangeArg & Partial<DaysArg>): RangeArg & Partial<DaysArg> {
   if (args.days) return { days: args.days };
   return { start_date: args.start_date, end_date: args.end_date, range: args.range };

@@ -54,10 +54,6 @@ export function nextCursorOf(p: { has_more: boolean; next_cursor?: string } | un
   return p?.has_more && p.next_cursor ? p.next_cursor : null;
 }
 
-/**
- * The rows of a listing: every page (walked, split and merged by the client), or one raw upstream page
- * when cursor or page_size ask for it. `args` are what the listing takes: its dates and own parameters.
- */
 /** The rows of the request a list tool declares (`requests.of`): every page, or the one raw page asked for. */
 export function listAsked<A extends ListRequest, E extends AnyListing>(
   ctx: ToolContext,
@@ -68,6 +64,10 @@ export function listAsked<A extends ListRequest, E extends AnyListing>(
   return listRows(ctx, listing, listArgs, args);
 }
 
+/**
+ * The rows of a listing: every page (walked, split and merged by the client), or one raw upstream page
+ * when cursor or page_size ask for it. `args` are what the listing takes: its dates and own parameters.
+ */
 export async function listRows<E extends AnyListing>(
   ctx: ToolContext,
   listing: E,
