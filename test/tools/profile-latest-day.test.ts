@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requestsTo } from '../helpers/client.js';
 import { harness, truthAll, type Harness } from '../helpers/mcp.js';
 import { addDays } from '../helpers/sim.js';
 import { R30, costTruth, idOf, micro } from '../helpers/tools.js';
@@ -87,5 +88,24 @@ describe.each(['credits', 'usd'] as const)('get_user_profile "uses" on a %s plan
       expect(p.activity, id).not.toBeNull();
       expect(p.uses?.date, id).toBe(end.date);
     }
+  });
+});
+
+describe('get_user_profile looks for the latest active day newest first, one day before many', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await harness({ sim: { users: 200 } });
+  });
+  afterAll(() => h.close());
+
+  it("reads only the range's last day for someone active on it, and widens the search step by step", async () => {
+    const onLast = (await truthAll(h.sim, 'dau', 'users', { date: R30.end_date })).map(idOf);
+    const id = onLast[0]!;
+    const before = requestsTo(h.sim, 'dau').length;
+    const a = await h.call('get_user_profile', { user: id });
+    expect(a.isError, a.text).toBe(false);
+    expect(a.structured.uses?.date).toBe(R30.end_date);
+    const asked = requestsTo(h.sim, 'dau').slice(before);
+    expect(new Set(asked.map((r) => r.query.date))).toEqual(new Set([R30.end_date]));
   });
 });

@@ -73,8 +73,11 @@ export function creditsOf(records: CreditUsage['records'], who: IdentityRef): z.
   };
 }
 
-/** Days of the daily active lists read at once, walking back from the period's end. */
-const STEP = 7;
+/**
+ * Days of the daily active lists read at once, walking back from the period's end: one day first (most people
+ * asked about were active lately), then more at a time, up to a week, so that a long search takes fewer rounds.
+ */
+const STEPS = [1, 2, 4, 7];
 
 /**
  * The identity's latest active day in the period, from the daily active lists (every page of each day),
@@ -88,9 +91,10 @@ export async function latestActiveDay(
 ): Promise<{ date?: string; freshness: Freshness[] }> {
   const key = identityKey(who);
   const freshness: Freshness[] = [];
-  for (let end = period.end; end >= period.start; end -= STEP) {
+  let round = 0;
+  for (let end = period.end; end >= period.start; end -= STEPS[round]!, round = Math.min(round + 1, STEPS.length - 1)) {
     const days: number[] = [];
-    for (let d = end; d >= Math.max(period.start, end - STEP + 1); d--) days.push(d);
+    for (let d = end; d >= Math.max(period.start, end - STEPS[round]! + 1); d--) days.push(d);
     const lists = await Promise.all(
       days.map((d) => listAll(ctx, dau, { days: { start: d, end: d } }, deadline - Date.now())),
     );
