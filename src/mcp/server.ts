@@ -22,7 +22,6 @@ import { runTool } from './run-tool.js';
 import type { ServerDeps } from './server-deps.js';
 import { toolInventory, type ToolInventory } from './tool-inventory.js';
 
-export type { ServerDeps } from './server-deps.js';
 
 /**
  * Builds the MCP server: the tools its caller may have (see toolInventory), the changelog resource, the views

@@ -5,7 +5,8 @@ import { OUTCOME_EVENT, createAuditSink, type AuditRecord } from '../../src/priv
 import { configSchema, type Config } from '../../src/config/config.js';
 import { createLogger } from '../../src/logger.js';
 import { Pseudonymizer } from '../../src/privacy/pii.js';
-import { createServer, type ServerDeps } from '../../src/mcp/server.js';
+import { createServer } from '../../src/mcp/server.js';
+import type { ServerDeps } from '../../src/mcp/server-deps.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
 import type { AnalyticsClient, ClientOptions } from '../../src/upstream/client.js';
 import { clientFor } from './client.js';

@@ -1,7 +1,8 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createServer, type ServerDeps } from '../../src/mcp/server.js';
+import { createServer } from '../../src/mcp/server.js';
+import type { ServerDeps } from '../../src/mcp/server-deps.js';
 import { VIEWS } from '../../src/ui/views.js';
 import { DEFAULT_REFRESH_HOUR_UTC as REFRESH_HOUR_UTC } from '../../src/domain/published-days.js';
 import { harness, type Harness } from '../helpers/mcp.js';
