@@ -22,7 +22,6 @@ import { runTool } from './run-tool.js';
 import type { ServerDeps } from './server-deps.js';
 import { toolInventory, type ToolInventory } from './tool-inventory.js';
 
-
 /**
  * Builds the MCP server: the tools its caller may have (see toolInventory), the changelog resource, the views
  * and the prompts, with one error boundary. `onlyTool`: the server answers one tools/call of this tool and
