@@ -35,6 +35,10 @@ async function main(argv: string[]): Promise<number> {
     const { runWarmCommand } = await import('./warm/warm-command.js');
     return runWarmCommand(rest, process.env);
   }
+  if (command === 'sync') {
+    const { runSyncCommand } = await import('./history/sync-command.js');
+    return runSyncCommand(rest, process.env);
+  }
   if (argv.includes('--help') || argv.includes('-h')) {
     const { HELP } = await import('./config/config.js');
     process.stdout.write(HELP);

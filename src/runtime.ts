@@ -6,6 +6,7 @@ import type { LoginCredential } from './login/login-credential.js';
 import { createLogger, secretScrubber, type Logger } from './logger.js';
 import { Pseudonymizer } from './privacy/pii.js';
 import type { Simulator } from './simulator/index.js';
+import type { RuntimeHistory } from './history/runtime-history.js';
 import { resolveCacheDir } from './upstream/cache/cache-dir.js';
 import { AnalyticsClient } from './upstream/client.js';
 import type { SharedRedis } from './upstream/limits/redis-connection.js';
@@ -25,6 +26,8 @@ export interface Runtime {
   /** The login the upstream requests use, when the server runs on one rather than a token. */
   login?: LoginCredential;
   signIn?: ConversationSignIn;
+  /** The history store, when --history names one that opened. */
+  history?: RuntimeHistory;
   close(): Promise<void>;
 }
 
@@ -67,22 +70,31 @@ export async function createRuntime(
   const log = createLogger(config.logLevel, (text) => pii.text(scrub(text)));
   const ownRedis = !options.redis && config.redisUrl ? await sharedRedis(config.redisUrl, log) : undefined;
   const redis = options.redis ?? ownRedis;
+  const cacheDir = resolveCacheDir(config.cacheDir);
   const client = new AnalyticsClient({
     baseUrl,
     siteUrl: config.siteUrl ?? simulator?.url,
     token: login?.credential ?? secret,
     // The demo's token is new each run, so its answers could never be found again: no disk cache for it.
-    cacheDir: config.demo ? undefined : resolveCacheDir(config.cacheDir),
+    cacheDir: config.demo ? undefined : cacheDir,
     diskCacheMaxBytes: config.cacheMaxMb * 1024 * 1024,
     maxResponseBytes: config.maxResponseMb * 1024 * 1024,
     refreshHour: config.refreshHour,
     redis,
     log,
   });
+  // Loaded only here: a server with --history none never needs the store's code.
+  const history =
+    config.history.trim().toLowerCase() === 'none'
+      ? undefined
+      : await (
+          await import('./history/runtime-history.js')
+        ).attachHistory(client, { history: config.history, cacheDir, demo: config.demo }, log);
   return {
     config,
     client,
     log,
+    history,
     pii,
     audit: createAuditSink(pii, config.auditLog),
     secrets,
@@ -92,6 +104,7 @@ export async function createRuntime(
     signIn: login?.signIn,
     close: once(async () => {
       await client.close();
+      await history?.close();
       await login?.close();
       await ownRedis?.close();
       await simulator?.close();

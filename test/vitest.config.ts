@@ -7,5 +7,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    // A server a test starts keeps no history unless the test asks for it: stores never leak between tests.
+    env: { ANALYTICS_HISTORY: 'none' },
   },
 });

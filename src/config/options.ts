@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { oneOf, wholeNumber, type Option } from './cli-options.js';
 import { HTTP_OPTIONS } from './options-http.js';
+import { HISTORY_OPTIONS } from './options-history.js';
 import { DEFAULT_REFRESH_HOUR_UTC } from '../domain/published-days.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../upstream/transport/capped-body.js';
 
@@ -266,5 +267,6 @@ export const SERVER_OPTIONS = {
     shown: 'off',
     help: 'serve against the embedded simulator: no token or URL needed',
   },
+  ...HISTORY_OPTIONS,
   ...HTTP_OPTIONS,
 } as const satisfies Record<string, Option>;

@@ -51,6 +51,14 @@ export interface Freshness {
   fetched_at: string;
   from_cache: boolean;
   next_refresh_at: string | null;
+  /** Where the figures came from: the history store, the upstream now, or the cache; by default live or cache. */
+  source?: FreshnessSource;
+}
+
+export type FreshnessSource = 'history' | 'live' | 'cache';
+
+export function sourceOf(f: Freshness): FreshnessSource {
+  return f.source ?? (f.from_cache ? 'cache' : 'live');
 }
 
 /** The freshness of an answer built from several upstream responses: the oldest fetch, the earliest refresh. */
@@ -58,9 +66,11 @@ export function combineFreshness(parts: readonly Freshness[]): Freshness {
   if (parts.length === 0) throw new Error('combineFreshness needs at least one part');
   const oldest = parts.reduce((a, b) => (a.fetched_at <= b.fetched_at ? a : b));
   const refreshes = parts.map((p) => p.next_refresh_at).filter((r): r is string => r !== null);
+  const sources = new Set(parts.map(sourceOf));
   return {
     fetched_at: oldest.fetched_at,
     from_cache: parts.every((p) => p.from_cache),
+    source: sources.size === 1 ? [...sources][0]! : 'live',
     next_refresh_at: refreshes.length ? refreshes.reduce((a, b) => (a <= b ? a : b)) : null,
   };
 }

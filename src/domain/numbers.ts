@@ -41,6 +41,15 @@ export function sumDecimals(values: Iterable<string>): string {
   return any ? format(total) : '0';
 }
 
+/**
+ * A sum as the upstream writes amounts: trailing zeros dropped, but at least two decimals ("0.002390" →
+ * "0.00239", "4" → "4.00"), so that a sum of days reads the same as the upstream's own sum of the range.
+ */
+export function tidyDecimal(text: string): string {
+  const [whole, fraction = ''] = text.split('.');
+  return `${whole}.${fraction.replace(/0+$/, '').padEnd(2, '0')}`;
+}
+
 /** Compares two decimal strings exactly: negative, zero or positive like a sort comparator. */
 export function compareDecimals(a: string, b: string): number {
   const x = parseDecimal(a);

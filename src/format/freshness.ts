@@ -1,4 +1,4 @@
-import type { Freshness } from '../domain/freshness.js';
+import { sourceOf, type Freshness } from '../domain/freshness.js';
 import { z } from 'zod';
 
 export const freshnessSchema = z.object({
@@ -6,6 +6,7 @@ export const freshnessSchema = z.object({
   fetched_at: z.string(),
   from_cache: z.boolean(),
   next_refresh_at: z.string().nullable(),
+  source: z.enum(['history', 'live', 'cache']),
 });
 /** The freshness of an answer to dates asked for: also the days among them whose figures are not published yet. */
 export const askedFreshnessSchema = freshnessSchema.extend({ not_published: z.array(z.string()).optional() });
@@ -18,6 +19,7 @@ export function freshnessOut(f: Freshness, dataThrough: string, notPublished: re
     fetched_at: f.fetched_at,
     from_cache: f.from_cache,
     next_refresh_at: f.next_refresh_at,
+    source: sourceOf(f),
     ...(notPublished.length ? { not_published: [...notPublished] } : {}),
   };
 }
@@ -37,6 +39,7 @@ export function freshnessLine(f: FreshnessOut): string {
     parts.push(`${daysText(f.not_published)} ${one ? 'is' : 'are'} not published yet${next ? ` (${next})` : ''}`);
   }
   if (next) parts.push(`next refresh ${next}`);
-  if (f.from_cache) parts.push(`served from cache (fetched ${f.fetched_at.slice(0, 16).replace('T', ' ')} UTC)`);
+  if (f.source === 'history') parts.push('from the history store');
+  else if (f.from_cache) parts.push(`served from cache (fetched ${f.fetched_at.slice(0, 16).replace('T', ' ')} UTC)`);
   return parts.join('; ');
 }

@@ -38,6 +38,7 @@ export const getChangelog = defineTool({
         fetched_at: freshness.fetched_at,
         from_cache: freshness.from_cache,
         next_refresh_at: null,
+        source: freshness.from_cache ? ('cache' as const) : ('live' as const),
       },
     };
   },

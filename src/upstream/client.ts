@@ -27,6 +27,7 @@ import type { SharedRedis } from './limits/redis-connection.js';
 import { RedisStore } from './cache/redis-store.js';
 import { DEFAULT_RETRY, type RetryConfig } from './transport/retry.js';
 import type { AnswerStore } from './cache/stored-answer.js';
+import type { HistoryPort } from './history-port.js';
 import { VERSION } from '../version.js';
 
 export type { Answer, ListingRequest, ListOptions, PageArgs } from './requests.js';
@@ -173,6 +174,11 @@ export class AnalyticsClient {
     signal?: AbortSignal,
   ): Promise<CachedAnswer<z.output<E['schema']>>> {
     return page(this.upstream, this.resolve(listing, args), args, signal);
+  }
+
+  /** Answers stored days from the history store and keeps live per-day answers in it (undefined: none). */
+  useHistory(history: HistoryPort | undefined): void {
+    this.upstream.history = history;
   }
 
   /** One request to an operation without dates (budget overrides, the changelog). */

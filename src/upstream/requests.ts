@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { MAX_RANGE_DAYS } from '../contract/limits.js';
 import type { CachedAnswer } from './cache/cache.js';
 import type { Caller } from './transport/caller.js';
+import { formatDay } from '../util/utc-date.js';
 import { rangeText, resolveDate, resolveRangeArg, splitRange, type DayRange } from '../domain/dates.js';
 import type { Days } from '../domain/published-days.js';
 import {
@@ -18,6 +19,7 @@ import { UserInputError } from '../errors.js';
 import type { Priority } from './limits/limiter.js';
 import { combineFreshness, type Freshness } from '../domain/freshness.js';
 import { requestKey, type UpstreamRequest } from './request.js';
+import type { HistoryPort, StoredPart } from './history-port.js';
 import type { PageEstimates } from './listing/page-estimates.js';
 import { collect, type PageCaps, type PageShape, type Progress } from './listing/pagination.js';
 
@@ -51,6 +53,10 @@ export interface ListOptions {
   caps?: Partial<PageCaps>;
   /** Read before each request, so that a walk can change priority half-way. Default: interactive. */
   priority?: RequestPriority | (() => RequestPriority);
+  /** Ask the upstream even for days the history store holds, and keep nothing in it (the sync stores for itself). */
+  liveOnly?: boolean;
+  /** Awaited before each request: the sync's own pace (its share of the rate). */
+  beforeRequest?: () => Promise<void>;
   /** Pages earlier walks of the same listing took: read for `expected`, written when a walk completes. */
   estimates?: PageEstimates;
 }
@@ -64,6 +70,8 @@ export interface PageArgs {
 /** What requests are sent through, and against which day. */
 export interface Upstream {
   caller: Caller;
+  /** The history store, when there is one: stored days answer without a request, live answers fill it. */
+  history?: HistoryPort;
   days: () => Days;
   caps?: Partial<PageCaps>;
 }
@@ -108,14 +116,21 @@ export async function list<E extends AnyListing>(
   options: ListOptions = {},
 ): Promise<Answer<ReturnType<E['items']>>> {
   const { op: listing, days } = request;
-  const windows = listing.dates.takes === 'range' ? splitRange(days) : [days];
+  const stored = up.history && !options.liveOnly ? await up.history.cover(request) : null;
+  const live = stored ? stored.missing : [days];
+  const windows = live.flatMap((d) => (listing.dates.takes === 'range' ? splitRange(d) : [d]));
   // The API gives no total: an unpaged listing takes one request per window, a paged one what it took last
   // time; walks of the same parameters and length take about as many pages, wherever their days lie.
   const estimateKey = requestKey({ ...request, days: { start: 0, end: days.end - days.start } }, 'pages');
-  const estimate = listing.paging ? (options.estimates?.get(estimateKey) ?? null) : windows.length;
+  const estimate =
+    windows.length === 0 || !listing.paging
+      ? windows.length
+      : stored
+        ? null
+        : (options.estimates?.get(estimateKey) ?? null);
   options.onPlan?.({ endpoint: listing.name, expected: estimate });
   const priority = () => (typeof options.priority === 'function' ? options.priority() : options.priority);
-  const parts: Array<Omit<Answer<unknown[]>, 'windows'>> = [];
+  const parts: Array<Omit<Answer<unknown[]>, 'windows'> & { from: number }> = (stored?.parts ?? []).map(storedPart);
   let done: Progress = { pages: 0, records: 0 };
   for (const window of windows) {
     const base = done;
@@ -126,6 +141,7 @@ export async function list<E extends AnyListing>(
       listing.name,
       async (cursor) => {
         const one = pageRequest(request, window, listing.paging?.max, cursor);
+        await options.beforeRequest?.();
         const answer = await up.caller.call(one, { signal: options.signal, priority: priority() });
         span ??= effectiveSpan(listing, answer.value);
         return answer;
@@ -133,7 +149,10 @@ export async function list<E extends AnyListing>(
       listing.items,
       { caps: { ...up.caps, ...options.caps }, onProgress, signal: options.signal },
     );
+    if (!paged.truncated && !options.liveOnly)
+      up.history?.keep(request, window, paged.items, combineFreshness(paged.freshness).fetched_at);
     parts.push({
+      from: window.start,
       data: paged.items,
       start_date: span![0],
       end_date: span![1],
@@ -143,8 +162,9 @@ export async function list<E extends AnyListing>(
     });
     done = { pages: base.pages + paged.pages, records: base.records + paged.items.length };
   }
+  parts.sort((a, b) => a.from - b.from);
   const pages = parts.reduce((n, p) => n + p.pages, 0);
-  if (listing.paging && !parts.some((p) => p.truncated)) options.estimates?.set(estimateKey, pages);
+  if (listing.paging && !stored && !parts.some((p) => p.truncated)) options.estimates?.set(estimateKey, pages);
   return {
     data: listing.merge(
       parts.map((p) => p.data),
@@ -157,6 +177,19 @@ export async function list<E extends AnyListing>(
     pages,
     truncated: parts.some((p) => p.truncated),
     windows: parts.length,
+  };
+}
+
+function storedPart(part: StoredPart) {
+  const [start_date, end_date] = [formatDay(part.days.start), formatDay(part.days.end)];
+  return {
+    from: part.days.start,
+    data: part.items,
+    start_date,
+    end_date,
+    freshness: part.freshness,
+    pages: 0,
+    truncated: false,
   };
 }
 

@@ -62,6 +62,7 @@ describe('text helpers', () => {
         fetched_at: '2026-11-21T09:00:00.000Z',
         from_cache: true,
         next_refresh_at: '2026-11-22T02:00:00.000Z',
+        source: 'cache',
       }),
     ).toBe('data through 2026-11-20; next refresh ~02:00 UTC; served from cache (fetched 2026-11-21 09:00 UTC)');
     expect(
@@ -70,8 +71,18 @@ describe('text helpers', () => {
         fetched_at: '2026-11-21T10:00:00.000Z',
         from_cache: false,
         next_refresh_at: '2026-11-21T11:30:00.000Z',
+        source: 'live',
       }),
     ).toBe('data through 2026-11-21; next refresh ~11:30 UTC');
+    expect(
+      freshnessLine({
+        data_through: '2026-11-21',
+        fetched_at: '2026-11-22T04:00:00.000Z',
+        from_cache: false,
+        next_refresh_at: '2026-11-23T03:00:00.000Z',
+        source: 'history',
+      }),
+    ).toBe('data through 2026-11-21; next refresh ~03:00 UTC; from the history store');
   });
 
   it('names the days asked for that are not published yet, after data through', () => {
@@ -80,6 +91,7 @@ describe('text helpers', () => {
       from_cache: false,
       fetched_at: '2026-11-21T01:10:00.000Z',
       next_refresh_at: '2026-11-21T03:00:00.000Z',
+      source: 'live' as const,
     };
     expect(freshnessLine({ ...early, not_published: ['2026-11-20'] })).toBe(
       'data through 2026-11-19; 2026-11-20 is not published yet (~03:00 UTC); next refresh ~03:00 UTC',

@@ -35,11 +35,12 @@ describe('tools/list', () => {
   });
 
   // The model reads names, descriptions and input schemas (budgeted below); output schemas are for the
-  // client, which checks answers against them, so the whole payload has a looser ceiling.
-  it('stays small: the whole payload under 40 KB', () => {
+  // client, which checks answers against them, so the whole payload has a looser ceiling (every freshness
+  // names its source since the history store).
+  it('stays small: the whole payload under 44 KB', () => {
     const bytes = Buffer.byteLength(JSON.stringify({ tools }));
     console.log(`tools/list payload: ${bytes} bytes for ${tools.length} tools`);
-    expect(bytes).toBeLessThan(40 * 1024);
+    expect(bytes).toBeLessThan(44 * 1024);
   });
 
   it('keeps what a model reads (names, descriptions, input schemas) within 16 KB', () => {

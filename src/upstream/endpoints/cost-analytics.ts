@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { GRANULARITIES, GROUP_BY_KEYS, type Granularity, type GroupByKey } from '../../contract/enums.js';
 import { defineListing } from '../endpoint.js';
 import { UserInputError } from '../../errors.js';
-import { sumCounts, sumDecimals } from '../../domain/numbers.js';
+import { sumCounts, sumDecimals, tidyDecimal } from '../../domain/numbers.js';
 import { bigCount, count, decimal, isoDate } from '../schemas.js';
 
 export const costMetricsSchema = z.object({
@@ -94,7 +94,7 @@ function canonicalGroup(values: object): string {
 
 export function addCostMetrics(a: CostPoint['cost_metrics'], b: CostPoint['cost_metrics']): CostPoint['cost_metrics'] {
   const out = { ...a };
-  for (const f of DECIMAL_FIELDS) out[f] = sumDecimals([a[f], b[f]]);
+  for (const f of DECIMAL_FIELDS) out[f] = tidyDecimal(sumDecimals([a[f], b[f]]));
   for (const f of TOKEN_FIELDS) out[f] = sumCounts([a[f], b[f]]);
   return out;
 }

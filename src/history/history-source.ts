@@ -1,0 +1,117 @@
+import type { DayRange } from '../domain/dates.js';
+import { nextDailyRefresh } from '../domain/freshness.js';
+import type { Days } from '../domain/published-days.js';
+import type { HistoryPort, StoredPart } from '../upstream/history-port.js';
+import type { UpstreamRequest } from '../upstream/request.js';
+import { datasetsOfRequest, type Dataset } from './datasets.js';
+import type { HistoryStore, NewBlock } from './history-store.js';
+import { blockExpiry, isWholeMonth, lastStorableDay } from './store-rules.js';
+import { sourcesOf, type Source } from './serving.js';
+
+type Request = UpstreamRequest & { days: DayRange };
+type Row = Record<string, unknown>;
+
+export interface SourceOptions {
+  now: () => number;
+  days: () => Days;
+  /** Told once when the store fails a read or a write; the call goes on live. */
+  onError?: (error: Error) => void;
+}
+
+/** The gaps of [start, end] that the blocks (sorted, disjoint) leave. */
+function gaps(start: number, end: number, blocks: ReadonlyArray<{ start: number; end: number }>): DayRange[] {
+  const out: DayRange[] = [];
+  let next = start;
+  for (const b of blocks) {
+    if (b.start > next) out.push({ start: next, end: b.start - 1 });
+    next = Math.max(next, b.end + 1);
+  }
+  if (next <= end) out.push({ start: next, end });
+  return out;
+}
+
+/** The history store as the client sees it: stored days answer, live answers of stored shapes fill it. */
+export class HistorySource implements HistoryPort {
+  private failed = false;
+  constructor(
+    readonly store: HistoryStore,
+    private readonly options: SourceOptions,
+  ) {}
+
+  async cover(request: Request): Promise<{ parts: StoredPart[]; missing: DayRange[] } | null> {
+    const sources = sourcesOf(request.op.path.split('/').pop()!, request.params);
+    if (!sources) return null;
+    try {
+      return await this.read(request, sources);
+    } catch (error) {
+      this.fail(error as Error);
+      return null;
+    }
+  }
+
+  private async read(request: Request, sources: Source[]) {
+    const { start, end } = request.days;
+    const now = this.options.now();
+    const chosen: Array<{ source: Source; start: number; end: number; fetched_at: string }> = [];
+    for (const source of sources) {
+      for (const b of await this.store.blocks(source.dataset.id, start, end, now)) {
+        const inside = b.start >= start && b.end <= end;
+        const overlaps = chosen.some((c) => b.start <= c.end && b.end >= c.start);
+        if (inside && !overlaps) chosen.push({ source, start: b.start, end: b.end, fetched_at: b.fetched_at });
+      }
+    }
+    if (chosen.length === 0) return null;
+    chosen.sort((a, b) => a.start - b.start);
+    const missing = gaps(start, end, chosen);
+    // Two live holes cost two walks of every person: one walk of the whole range is cheaper.
+    if (missing.length > 1) return null;
+    const next = new Date(nextDailyRefresh(now, this.options.days().refreshHour)).toISOString();
+    const parts: StoredPart[] = [];
+    for (const c of chosen) {
+      const rows = await this.store.rows(c.source.dataset.id, c.start, c.end);
+      parts.push({
+        days: { start: c.start, end: c.end },
+        items: c.source.project(rows),
+        freshness: { fetched_at: c.fetched_at, from_cache: false, source: 'history', next_refresh_at: next },
+      });
+    }
+    return { parts, missing };
+  }
+
+  keep(request: Request, window: DayRange, items: unknown[], fetchedAt: string): void {
+    const datasets = datasetsOfRequest(request.op.path.split('/').pop()!, request.params);
+    if (datasets.length === 0) return;
+    const blocks = datasets.flatMap((d) => this.blocksOf(d, window, items as Row[], fetchedAt));
+    if (blocks.length) this.store.put(blocks).catch((error: Error) => this.fail(error));
+  }
+
+  /** The blocks a live window holds for a dataset: its published days (or its month, when complete). */
+  blocksOf(dataset: Dataset, window: DayRange, items: Row[], fetchedAt: string): NewBlock[] {
+    const days = this.options.days();
+    const now = this.options.now();
+    const last = lastStorableDay(dataset, days);
+    const block = (start: number, end: number, rows: Row[]): NewBlock => ({
+      dataset: dataset.id,
+      start,
+      end,
+      grain: dataset.grain,
+      items: rows,
+      fetched_at: fetchedAt,
+      expires_at: blockExpiry(dataset, end, days, now),
+    });
+    if (dataset.per === 'month')
+      return isWholeMonth(window) && window.end <= days.published - 2 ? [block(window.start, window.end, items)] : [];
+    if (dataset.per === 'day')
+      return window.start === window.end && window.end <= last ? [block(window.start, window.end, items)] : [];
+    const byDay = new Map<number, Row[]>();
+    for (let d = window.start; d <= Math.min(window.end, last); d++) byDay.set(d, []);
+    for (const row of items) byDay.get(dataset.dayOf!(row) ?? Number.NaN)?.push(row);
+    return [...byDay].map(([d, rows]) => block(d, d, rows));
+  }
+
+  private fail(error: Error): void {
+    if (this.failed) return;
+    this.failed = true;
+    this.options.onError?.(error);
+  }
+}

@@ -1,0 +1,38 @@
+import type { ColumnType } from 'kysely';
+
+/**
+ * The history store's tables, the same on SQLite and PostgreSQL. Days are UTC day numbers (days since
+ * 1970-01-01), as everywhere else in the code; rows are the upstream's own records as JSON text, so
+ * decimals stay strings and big counts stay as the upstream wrote them.
+ */
+export interface HistoryTables {
+  /** The schema version and other facts about the store itself. */
+  history_meta: { key: string; value: string };
+  /**
+   * One stored block of one dataset: a day or a calendar month, complete. A block exists only once every
+   * page of it is in, written in the same transaction as its rows.
+   */
+  history_blocks: {
+    dataset: string;
+    start_day: number;
+    end_day: number;
+    /** 'day' or 'month'. */
+    grain: string;
+    rows: number;
+    /** ISO 8601: when the upstream answered. */
+    fetched_at: string;
+    /** Epoch ms after which the block is fetched again (a day that may still be corrected); null: never. */
+    expires_at: ColumnType<number | null, number | null, number | null>;
+  };
+  history_rows: {
+    dataset: string;
+    start_day: number;
+    end_day: number;
+    seq: number;
+    /** `u:<email lowercased>` or `s:<service account>`; null for rows of the whole organization. */
+    identity: string | null;
+    body: string;
+  };
+  /** One row per store: who syncs now (a syncer takes it over when the holder is gone). */
+  history_lock: { name: string; holder: string; host: string; pid: number; beat_at: number };
+}

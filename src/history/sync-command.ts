@@ -1,0 +1,75 @@
+import { loadConfig } from '../config/config.js';
+import { secretScrubber } from '../logger.js';
+import { createRuntime } from '../runtime.js';
+import { duration } from '../format/text.js';
+import { EXIT_FAILURE } from '../config/cli-options.js';
+import { syncOnce } from './sync-run.js';
+
+export const SYNC_HELP = `Usage: org-analytics-mcp sync [server options]
+
+Fills the history store (--history; by default a SQLite file in the cache directory) with every day the
+store lacks, newest first, then complete calendar months, and exits: 0 when done (or when another sync holds
+the store), 1 when a request failed (what failed is fetched again next time), 2 on a usage error. Progress
+goes to stderr. Run it from cron after the daily refresh (--refresh-hour, 03:00 UTC by default), e.g.
+
+  15 4 * * *  ANALYTICS_API_TOKEN=... ANALYTICS_BASE_URL=... org-analytics-mcp sync
+
+  --history WHERE        ANALYTICS_HISTORY         auto, a file path, or a postgres:// URL
+  --history-days N       ANALYTICS_HISTORY_DAYS    days kept, newest first (default 90, at most 730)
+  --history-months M     ANALYTICS_HISTORY_MONTHS  complete months kept as one block each (default 24)
+  --sync-share SHARE     ANALYTICS_SYNC_SHARE      part of each documented rate used (default 0.8)
+
+Server options: see org-analytics-mcp --help.
+`;
+
+/** `org-analytics-mcp sync`: one sync, then the exit code (usage errors throw UsageError: exit 2). */
+export async function runSyncCommand(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(SYNC_HELP);
+    return 0;
+  }
+  const runtime = await createRuntime(loadConfig(argv, env));
+  const scrub = secretScrubber(runtime.secrets);
+  const say = (line: string) => write(`org-analytics-mcp sync: ${runtime.pii.text(scrub(line))}`);
+  const controller = new AbortController();
+  const interrupt = (signal: NodeJS.Signals) => controller.abort(new Error(`interrupted by ${signal}`));
+  process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
+  const started = Date.now();
+  try {
+    if (!runtime.history) {
+      say(
+        'no history store: set --history (auto needs a cache directory), or see the log above for why it cannot be used',
+      );
+      return EXIT_FAILURE;
+    }
+    const outcome = await syncOnce(runtime.client, runtime.history.source, runtime.config, {
+      signal: controller.signal,
+      onProgress: (line) => say(line.text),
+    });
+    if (!outcome.ran) {
+      say(outcome.reason);
+      return 0;
+    }
+    const { result } = outcome;
+    if (result.failed.length) {
+      for (const f of result.failed.slice(0, 20)) say(`failed: ${f.dataset} ${f.days}: ${f.error}`);
+      say(
+        `${result.failed.length} requests failed after ${duration(Date.now() - started)}; run sync again to fetch them`,
+      );
+      return EXIT_FAILURE;
+    }
+    if (controller.signal.aborted) {
+      say('interrupted: what was stored stays, the next run resumes');
+      return EXIT_FAILURE;
+    }
+    say(`done in ${duration(Date.now() - started)}: ${result.blocks} blocks stored, ${result.requests} requests`);
+    return 0;
+  } finally {
+    process.off('SIGINT', interrupt).off('SIGTERM', interrupt);
+    await runtime.close();
+  }
+}

@@ -1,0 +1,87 @@
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { HistoryStore } from './history-store.js';
+
+/** A holder that has not beaten for this long is gone, wherever it ran. */
+const STALE_MS = 30_000;
+const BEAT_MS = 5_000;
+
+export interface LockHolder {
+  host: string;
+  pid: number;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * One syncer per store, a lock the store itself holds: a row with the holder's host, pid and heartbeat.
+ * A holder on this host whose process is gone is taken over at once; one elsewhere once its heartbeat is stale.
+ */
+export class SyncLock {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly id = randomUUID();
+
+  constructor(
+    private readonly store: HistoryStore,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Takes the lock, or says who holds it. */
+  async acquire(): Promise<{ ok: true } | { ok: false; holder: LockHolder }> {
+    const me = { name: 'sync', holder: this.id, host: hostname(), pid: process.pid, beat_at: this.now() };
+    const got = await this.store.db.transaction().execute(async (tx) => {
+      const row = await tx.selectFrom('history_lock').selectAll().where('name', '=', 'sync').executeTakeFirst();
+      if (row) {
+        const gone = (row.host === me.host && !alive(Number(row.pid))) || this.now() - Number(row.beat_at) > STALE_MS;
+        if (!gone && row.holder !== this.id)
+          return { ok: false as const, holder: { host: row.host, pid: Number(row.pid) } };
+        await tx
+          .updateTable('history_lock')
+          .set(me)
+          .where('name', '=', 'sync')
+          .where('holder', '=', row.holder)
+          .execute();
+      } else {
+        await tx
+          .insertInto('history_lock')
+          .values(me)
+          .onConflict((oc) => oc.column('name').doNothing())
+          .execute();
+      }
+      const mine = await tx.selectFrom('history_lock').select('holder').where('name', '=', 'sync').executeTakeFirst();
+      return mine?.holder === this.id ? { ok: true as const } : { ok: false as const, holder: { host: '?', pid: 0 } };
+    });
+    if (got.ok) {
+      this.timer = setInterval(() => void this.beat(), BEAT_MS);
+      this.timer.unref();
+    }
+    return got;
+  }
+
+  private async beat(): Promise<void> {
+    await this.store.db
+      .updateTable('history_lock')
+      .set({ beat_at: this.now() })
+      .where('name', '=', 'sync')
+      .where('holder', '=', this.id)
+      .execute()
+      .catch(() => {});
+  }
+
+  async release(): Promise<void> {
+    clearInterval(this.timer);
+    await this.store.db
+      .deleteFrom('history_lock')
+      .where('name', '=', 'sync')
+      .where('holder', '=', this.id)
+      .execute()
+      .catch(() => {});
+  }
+}

@@ -1,0 +1,58 @@
+import type { RateGroup } from '../contract/limits.js';
+import { earliestDay, type DayRange } from '../domain/dates.js';
+import type { Days } from '../domain/published-days.js';
+import { DATASETS, groupOf, type Dataset } from './datasets.js';
+import type { HistoryStore } from './history-store.js';
+import { lastStorableDay, monthOf } from './store-rules.js';
+
+/** One request (with its pages) the sync makes: a day, a window of days or a month of one dataset. */
+export interface SyncTask {
+  dataset: Dataset;
+  days: DayRange;
+}
+
+export interface PlanOptions {
+  /** Backfill depth in days, newest first (--history-days). */
+  historyDays: number;
+  /** Complete calendar months kept as one block each (--history-months); 0: days only. */
+  historyMonths: number;
+}
+
+/** The daily series are one request per 90 days: they are kept as deep as the months reach, at almost no cost. */
+function depthOf(dataset: Dataset, options: PlanOptions): number {
+  return dataset.windowDays === 90 ? Math.max(options.historyDays, options.historyMonths * 31) : options.historyDays;
+}
+
+/**
+ * What is left to fetch, per rate group: days first, newest first, then months, newest first. A block
+ * stored and not expired is never fetched again; expired ones (the last two days) are.
+ */
+export async function planSync(store: HistoryStore, days: Days, now: number, options: PlanOptions) {
+  const tasks = new Map<RateGroup, SyncTask[]>();
+  const add = (t: SyncTask) => tasks.set(groupOf(t.dataset), [...(tasks.get(groupOf(t.dataset)) ?? []), t]);
+  const first = earliestDay(days.today);
+  for (const dataset of DATASETS.filter((d) => d.per !== 'month')) {
+    const last = lastStorableDay(dataset, days);
+    const from = Math.max(first, last - depthOf(dataset, options) + 1);
+    if (from > last) continue;
+    const held = new Set<number>();
+    for (const b of await store.blocks(dataset.id, from, last, now)) if (b.start === b.end) held.add(b.start);
+    const step = dataset.per === 'window' ? dataset.windowDays! : 1;
+    for (let end = last; end >= from; end -= step) {
+      const start = Math.max(from, end - step + 1);
+      let missing = false;
+      for (let d = start; d <= end && !missing; d++) missing = !held.has(d);
+      if (missing) add({ dataset, days: { start, end } });
+    }
+  }
+  for (const dataset of DATASETS.filter((d) => d.per === 'month')) {
+    let month = monthOf(days.published - 2);
+    // A month is stored once it is complete and past the days that may still be corrected.
+    if (month.end > days.published - 2) month = monthOf(month.start - 1);
+    for (let i = 0; i < options.historyMonths && month.start >= first; i++, month = monthOf(month.start - 1)) {
+      const held = await store.blocks(dataset.id, month.start, month.end, now);
+      if (!held.some((b) => b.start === month.start && b.end === month.end)) add({ dataset, days: month });
+    }
+  }
+  return tasks;
+}

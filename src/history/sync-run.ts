@@ -1,0 +1,37 @@
+import type { AnalyticsClient } from '../upstream/client.js';
+import type { HistorySource } from './history-source.js';
+import { runSync, type SyncOptions, type SyncResult } from './sync.js';
+import { SyncLock } from './sync-lock.js';
+
+export interface SyncSettings {
+  historyDays: number;
+  historyMonths: number;
+  syncShare: number;
+}
+
+/** One sync under the store's lock: it runs, or says who holds the lock. */
+export async function syncOnce(
+  client: AnalyticsClient,
+  source: HistorySource,
+  settings: SyncSettings,
+  options: Pick<SyncOptions, 'signal' | 'onProgress'>,
+): Promise<{ ran: true; result: SyncResult } | { ran: false; reason: string }> {
+  const lock = new SyncLock(source.store);
+  const got = await lock.acquire();
+  if (!got.ok)
+    return {
+      ran: false,
+      reason: `another sync holds the store (pid ${got.holder.pid} on ${got.holder.host}); nothing to do`,
+    };
+  try {
+    const result = await runSync(client, source, {
+      historyDays: settings.historyDays,
+      historyMonths: settings.historyMonths,
+      share: settings.syncShare,
+      ...options,
+    });
+    return { ran: true, result };
+  } finally {
+    await lock.release();
+  }
+}
