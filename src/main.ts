@@ -31,13 +31,21 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
     ? await (await import('./config/tenants.js')).tenantRuntimes(config, env)
     : undefined;
   const runtime = tenants ? tenants.runtimes[0]! : await createRuntime(config, { env });
-  const warm = warmItems
-    ? new (await import('./warm/warm-schedule.js')).WarmScheduler({ items: warmItems })
-    : undefined;
+  const history = runtime.history;
+  // With a history store the warm-up is the sync; the demo fills its store at start.
+  const syncing = history && (config.sync || config.warm || config.demo);
+  if (config.sync && !history) runtime.log.warn('--sync needs a history store (--history): not syncing');
+  const sync = syncing ? new (await import('./warm/sync-schedule.js')).SyncScheduler() : undefined;
+  if (sync && history) void sync.start({ ...runtime, history });
+  const warm =
+    warmItems && !syncing
+      ? new (await import('./warm/warm-schedule.js')).WarmScheduler({ items: warmItems })
+      : undefined;
   warm?.start(runtime);
   // Each runtime closes once, and the Redis connection the tenants share after them.
   const close = once(async () => {
     await warm?.stop();
+    await sync?.stop();
     await (tenants ?? runtime).close();
   });
   // In the background, so that a long audit log never delays serving.

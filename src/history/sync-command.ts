@@ -1,6 +1,7 @@
 import { loadConfig } from '../config/config.js';
 import { secretScrubber } from '../logger.js';
-import { createRuntime } from '../runtime.js';
+import { createRuntime, type Runtime } from '../runtime.js';
+import type { RuntimeHistory } from './runtime-history.js';
 import { duration } from '../format/text.js';
 import { EXIT_FAILURE } from '../config/cli-options.js';
 import { syncOnce } from './sync-run.js';
@@ -38,7 +39,6 @@ export async function runSyncCommand(
   const controller = new AbortController();
   const interrupt = (signal: NodeJS.Signals) => controller.abort(new Error(`interrupted by ${signal}`));
   process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
-  const started = Date.now();
   try {
     if (!runtime.history) {
       say(
@@ -46,30 +46,41 @@ export async function runSyncCommand(
       );
       return EXIT_FAILURE;
     }
-    const outcome = await syncOnce(runtime.client, runtime.history.source, runtime.config, {
-      signal: controller.signal,
-      onProgress: (line) => say(line.text),
-    });
-    if (!outcome.ran) {
-      say(outcome.reason);
-      return 0;
-    }
-    const { result } = outcome;
-    if (result.failed.length) {
-      for (const f of result.failed.slice(0, 20)) say(`failed: ${f.dataset} ${f.days}: ${f.error}`);
-      say(
-        `${result.failed.length} requests failed after ${duration(Date.now() - started)}; run sync again to fetch them`,
-      );
-      return EXIT_FAILURE;
-    }
-    if (controller.signal.aborted) {
-      say('interrupted: what was stored stays, the next run resumes');
-      return EXIT_FAILURE;
-    }
-    say(`done in ${duration(Date.now() - started)}: ${result.blocks} blocks stored, ${result.requests} requests`);
-    return 0;
+    return await syncCommandBody(runtime, runtime.history, controller.signal, say);
   } finally {
     process.off('SIGINT', interrupt).off('SIGTERM', interrupt);
     await runtime.close();
   }
+}
+
+/** One sync under the lock, its progress and outcome said line by line; the exit code. */
+export async function syncCommandBody(
+  runtime: Runtime,
+  history: RuntimeHistory,
+  signal: AbortSignal,
+  say: (line: string) => void,
+): Promise<number> {
+  const started = Date.now();
+  const outcome = await syncOnce(runtime.client, history.source, runtime.config, {
+    signal,
+    onProgress: (line) => say(line.text),
+  });
+  if (!outcome.ran) {
+    say(outcome.reason);
+    return 0;
+  }
+  const { result } = outcome;
+  if (result.failed.length) {
+    for (const f of result.failed.slice(0, 20)) say(`failed: ${f.dataset} ${f.days}: ${f.error}`);
+    say(
+      `${result.failed.length} requests failed after ${duration(Date.now() - started)}; run sync again to fetch them`,
+    );
+    return EXIT_FAILURE;
+  }
+  if (signal.aborted) {
+    say('interrupted: what was stored stays, the next run resumes');
+    return EXIT_FAILURE;
+  }
+  say(`done in ${duration(Date.now() - started)}: ${result.blocks} blocks stored, ${result.requests} requests`);
+  return 0;
 }

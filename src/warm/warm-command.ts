@@ -6,6 +6,7 @@ import { DEFAULT_WARM_LIST, WARM_KINDS, parseWarmList } from './warm-list.js';
 import { duration, plural } from '../format/text.js';
 import { itemLine, warmUp } from './warm.js';
 import { NAMED_RANGES } from '../domain/dates.js';
+import { syncCommandBody } from '../history/sync-command.js';
 
 const COMMAND = 'org-analytics-mcp warm';
 const FLAG = '--warm-list';
@@ -63,6 +64,11 @@ export async function runWarmCommand(
   process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
   const started = Date.now();
   try {
+    // With a history store, warming is syncing: every later question over stored days answers at once.
+    if (runtime.history) {
+      say('a history store is configured: warming is the sync (see org-analytics-mcp sync --help)');
+      return await syncCommandBody(runtime, runtime.history, controller.signal, say);
+    }
     say(`fetching ${items.length} ${plural(items.length, 'answer')}: ${items.map((i) => i.name).join(', ')}`);
     const outcome = await warmUp(runtime, items, { signal: controller.signal, onItem: (r) => say(itemLine(r)) });
     if (!outcome.ran) {

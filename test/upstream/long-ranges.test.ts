@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { AnalyticsClient } from '../../src/upstream/client.js';
 import { identityKey } from '../../src/upstream/listing/merge.js';
-import { sumCounts, sumDecimals } from '../../src/domain/numbers.js';
+import { sumCounts, sumDecimals, tidyDecimal } from '../../src/domain/numbers.js';
 import { METRIC_FIELDS } from '../../src/contract/metrics.js';
 import { NOW } from '../helpers/sim.js';
 import { clientFor, requestsTo } from '../helpers/client.js';
@@ -86,8 +86,13 @@ describe('a 200-day range is split into ≤90-day requests and merged exactly', 
       const same = parts
         .flatMap((p) => p.data)
         .filter((p) => p.group_by_values.resource_display_name === point.group_by_values.resource_display_name);
-      expect(point.cost_metrics.billed_amount_usd).toBe(sumDecimals(same.map((p) => p.cost_metrics.billed_amount_usd)));
-      expect(point.cost_metrics.credits_consumed).toBe(sumDecimals(same.map((p) => p.cost_metrics.credits_consumed)));
+      // Exact sums, written as the upstream writes its own (trailing zeros dropped, two decimals at least).
+      expect(point.cost_metrics.billed_amount_usd).toBe(
+        tidyDecimal(sumDecimals(same.map((p) => p.cost_metrics.billed_amount_usd))),
+      );
+      expect(point.cost_metrics.credits_consumed).toBe(
+        tidyDecimal(sumDecimals(same.map((p) => p.cost_metrics.credits_consumed))),
+      );
       expect(point.cost_metrics.cache_read_tokens).toBe(sumCounts(same.map((p) => p.cost_metrics.cache_read_tokens)));
     }
     // Six 1st-of-month batch days fall in the range: their cache reads are far above 2^53.

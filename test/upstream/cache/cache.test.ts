@@ -37,6 +37,7 @@ describe('daily endpoints are cached until the refresh hour (03:00 UTC by defaul
       fetched_at: '2026-11-21T01:00:00.000Z',
       from_cache: false,
       next_refresh_at: '2026-11-21T03:00:00.000Z',
+      source: 'live',
     });
     at('2026-11-21T02:59:59Z');
     const second = await client.list(dauCount, { start_date: '2026-11-01', end_date: '2026-11-07' });

@@ -79,7 +79,7 @@ describe('the disk cache', () => {
     expect(sim.requests()).toHaveLength(0);
     expect(again.data).toEqual(week.data);
     expect(monthAgain.data).toEqual(month.data);
-    expect(again.freshness).toEqual({ ...week.freshness, from_cache: true });
+    expect(again.freshness).toEqual({ ...week.freshness, from_cache: true, source: 'cache' });
     expect(again.freshness.fetched_at).toBe('2026-11-21T01:00:00.000Z');
   });
 
@@ -208,7 +208,13 @@ describe('the disk cache', () => {
   });
 
   it('is where --cache-dir says in a server runtime, and off with none', async () => {
-    const env = { ANALYTICS_API_TOKEN: sim.token, ANALYTICS_BASE_URL: sim.url, ANALYTICS_LOG_LEVEL: 'error' };
+    const env = {
+      ANALYTICS_API_TOKEN: sim.token,
+      ANALYTICS_BASE_URL: sim.url,
+      ANALYTICS_LOG_LEVEL: 'error',
+      // The cache itself is under test: with a history store the second answer would come from there.
+      ANALYTICS_HISTORY: 'none',
+    };
     // The runtime's client reads the real clock: a range long past is valid by it and by the simulator's.
     const runtime = (cacheDir: string) => createRuntime(loadConfig(['--cache-dir', cacheDir], env));
     const q = { start_date: '2025-01-01', end_date: '2025-01-07' };

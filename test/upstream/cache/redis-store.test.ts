@@ -76,7 +76,7 @@ describe('the Redis-shared cache', () => {
     const second = await b.list(userActivity, MONTH);
     expect(requestsTo(sim, 'user-activity')).toHaveLength(pages);
     expect(second.data).toEqual(first.data);
-    expect(second.freshness).toEqual({ ...first.freshness, from_cache: true });
+    expect(second.freshness).toEqual({ ...first.freshness, from_cache: true, source: 'cache' });
     expect(a.redis).toBeDefined();
     sim.configure({ now: '2026-11-21T01:00:00Z' });
   });
