@@ -36,7 +36,10 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
   const syncing = history && (config.sync || config.warm || config.demo);
   if (config.sync && !history) runtime.log.warn('--sync needs a history store (--history): not syncing');
   const sync = syncing ? new (await import('./warm/sync-schedule.js')).SyncScheduler() : undefined;
-  if (sync && history) void sync.start({ ...runtime, history });
+  if (sync && history) {
+    const { DEMO_SYNC } = await import('./history/sync-run.js');
+    void sync.start({ ...runtime, history, config: config.demo ? { ...config, ...DEMO_SYNC } : config });
+  }
   const warm =
     warmItems && !syncing
       ? new (await import('./warm/warm-schedule.js')).WarmScheduler({ items: warmItems })

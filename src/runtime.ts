@@ -31,11 +31,19 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/** The demo's embedded simulator does not rate limit: the client need not pace itself for it. */
+const DEMO_LIMITS = {
+  general: { perMinute: 60_000, burst: 1_000 },
+  'credit-usage': { perMinute: 60_000, burst: 1_000 },
+  'cost-analytics': { perMinute: 60_000, burst: 1_000 },
+};
+
 /** The embedded simulator demo mode serves against, with a fresh token. */
 async function demoUpstream(users: number): Promise<{ token: string; baseUrl: string; simulator: Simulator }> {
   // Loaded only here: a server against a real API never needs the simulator.
   const { startDemoSimulator } = await import('./simulator/index.js');
-  const simulator = await startDemoSimulator(users);
+  // Local and synthetic: it does not rate limit, so that the demo fills its history store in seconds.
+  const simulator = await startDemoSimulator(users, false);
   return { token: simulator.token, baseUrl: simulator.url, simulator };
 }
 
@@ -80,6 +88,7 @@ export async function createRuntime(
     diskCacheMaxBytes: config.cacheMaxMb * 1024 * 1024,
     maxResponseBytes: config.maxResponseMb * 1024 * 1024,
     refreshHour: config.refreshHour,
+    limits: simulator ? DEMO_LIMITS : undefined,
     redis,
     log,
   });

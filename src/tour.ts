@@ -3,13 +3,15 @@ import { realpathSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { configSchema } from './config/config.js';
-import { createRuntime } from './runtime.js';
+import { createRuntime, type Runtime } from './runtime.js';
+import type { RuntimeHistory } from './history/runtime-history.js';
+import { DEMO_SYNC, syncOnce } from './history/sync-run.js';
 import { createServer } from './mcp/server.js';
 import type { Organization } from './simulator/data/organization.js';
 
 const QUESTIONS: Array<[string, string, Record<string, unknown>]> = [
-  ['Who used the most credits in the last 30 days?', 'get_credit_usage', { range: 'last_30_days', limit: 10 }],
-  ['How did daily active users develop over 90 days?', 'get_active_user_counts', { range: 'last_90_days' }],
+  ['Who used the most credits last month?', 'get_credit_usage', { range: 'previous_month', limit: 10 }],
+  ['How did daily active users develop over 30 days?', 'get_active_user_counts', { range: 'last_30_days' }],
   ['What did each model cost last month?', 'get_cost_analytics', { range: 'previous_month', group_by: ['resource'] }],
   ['Which editors were most used yesterday?', 'get_editor_language_activity', { group_by: 'editor' }],
   ['Who is about to hit their budget this month?', 'get_budget_status', { limit: 5 }],
@@ -20,6 +22,18 @@ function organization(org: Organization): string {
   const people = org.identities.filter((i) => i.kind === 'user');
   const former = people.filter((i) => i.leaveDay <= org.anchorDay).length;
   return `${count(people.length, 'person', 'people')} (${former} of them former members) and ${count(org.identities.length - people.length, 'service account')}`;
+}
+
+async function fillHistory(runtime: Runtime, history: RuntimeHistory): Promise<string> {
+  const started = Date.now();
+  const outcome = await syncOnce(runtime.client, history.source, DEMO_SYNC, {});
+  if (!outcome.ran) return `History store: ${outcome.reason}.`;
+  const { blocks, requests } = outcome.result;
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  return (
+    `History store: ${DEMO_SYNC.historyDays} days and ${DEMO_SYNC.historyMonths} months synced in ${seconds} s ` +
+    `(${count(blocks, 'block')}, ${count(requests, 'request')}); the answers below come from it ("from the history store").`
+  );
 }
 
 /** The absolute path of the running dist/cli.js (through any npm link), for a command that works as printed. */
@@ -44,6 +58,7 @@ export async function runTour(print: (line: string) => void): Promise<void> {
       `org-analytics-mcp: ${tools.length} tools against a simulated organization of ${organization(runtime.simulator!.state.org)} (${runtime.simulator!.url})\n`,
     );
     for (const t of tools) print(`  ${t.name.padEnd(30)} ${t.title ?? ''}`);
+    if (runtime.history) print(`\n${await fillHistory(runtime, runtime.history)}`);
     for (const [question, name, args] of QUESTIONS) {
       print(`\n> ${question}\n  ${name} ${JSON.stringify(args)}`);
       const result = await client.callTool({ name, arguments: args });

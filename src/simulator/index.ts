@@ -129,6 +129,6 @@ export async function startSimulator(input: SimulatorOptions = {}): Promise<Simu
 }
 
 /** The demo organization (seed northwind) on a fresh random token: --demo, the tour and `login --demo`. */
-export function startDemoSimulator(users = 800): Promise<Simulator> {
-  return startSimulator({ users, token: `demo-${randomBytes(12).toString('hex')}`, seed: 'northwind' });
+export function startDemoSimulator(users = 800, rateLimit = true): Promise<Simulator> {
+  return startSimulator({ users, token: `demo-${randomBytes(12).toString('hex')}`, seed: 'northwind', rateLimit });
 }
