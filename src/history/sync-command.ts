@@ -4,7 +4,7 @@ import { createRuntime, type Runtime } from '../runtime.js';
 import type { RuntimeHistory } from './runtime-history.js';
 import { duration } from '../format/text.js';
 import { EXIT_FAILURE } from '../config/cli-options.js';
-import { syncOnce } from './sync-run.js';
+import { DEMO_SYNC, syncOnce } from './sync-run.js';
 
 export const SYNC_HELP = `Usage: org-analytics-mcp sync [server options]
 
@@ -61,7 +61,8 @@ export async function syncCommandBody(
   say: (line: string) => void,
 ): Promise<number> {
   const started = Date.now();
-  const outcome = await syncOnce(runtime.client, history.source, runtime.config, {
+  const settings = runtime.config.demo ? { ...runtime.config, ...DEMO_SYNC } : runtime.config;
+  const outcome = await syncOnce(runtime.client, history.source, settings, {
     signal,
     onProgress: (line) => say(line.text),
   });

@@ -15,14 +15,14 @@ interface Ran {
   stderr: string;
 }
 /** Runs the built CLI; asynchronous, so that the in-process simulator keeps answering meanwhile. */
-function run(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Ran> {
+function run(args: string[], env: NodeJS.ProcessEnv = {}, killAfterMs = 15_000): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill(), 15_000);
+    const timer = setTimeout(() => child.kill(), killAfterMs);
     child.on('error', reject);
     child.on('close', (status) => {
       clearTimeout(timer);
@@ -71,7 +71,12 @@ describe('org-analytics-mcp warm', () => {
   });
 
   it('fetches into the cache directory, one progress line per answer; a second run finds them there', async () => {
-    const env = { ANALYTICS_API_TOKEN: sim.token, ANALYTICS_BASE_URL: sim.url, ANALYTICS_CACHE_DIR: dir };
+    const env = {
+      ANALYTICS_API_TOKEN: sim.token,
+      ANALYTICS_BASE_URL: sim.url,
+      ANALYTICS_CACHE_DIR: dir,
+      ANALYTICS_HISTORY: 'none',
+    };
     const first = await run(['warm', '--warm-list', 'user-activity:last_7_days,dau-count:last_90_days'], env);
     expect(first.stderr).toMatch(/user-activity:last_7_days: 3 pages in (\d+ ms|\d+(\.\d)? s), fetched\n/);
     expect(first.stderr).toMatch(/dau-count:last_90_days: 1 page in (\d+ ms|\d+(\.\d)? s), fetched\n/);
@@ -99,8 +104,18 @@ describe('org-analytics-mcp warm', () => {
   });
 
   it('--demo warms the default list against the embedded simulator', async () => {
-    const r = await run(['warm', '--demo']);
+    const r = await run(['warm', '--demo'], { ANALYTICS_HISTORY: 'none' });
     expect(r.status).toBe(0);
     expect(r.stderr.match(/: \d+ pages? in (\d+ ms|\d+(\.\d)? s), fetched\n/g)).toHaveLength(7);
   });
+
+  it('with a history store, warming is the sync: --demo fills its store and says what it stored', async () => {
+    const r = await run(['warm', '--demo'], {}, 55_000);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^org-analytics-mcp warm: a history store is configured: warming is the sync/m);
+    expect(r.stderr).toMatch(
+      /sync: (\d+)\/\1 blocks \(general \d+\/\d+, credit-usage \d+\/\d+, cost-analytics \d+\/\d+\), \d+ requests, done\n/,
+    );
+    expect(r.stderr).toMatch(/done in [^:]+: [1-9]\d* blocks stored, [1-9]\d* requests\n$/);
+  }, 60_000);
 });
