@@ -56,13 +56,11 @@ export class SyncProgress {
       done += g.done;
       total += g.total;
       requests += g.requests;
-      // Requests per block so far, times blocks left, at the group's pace.
-      const groupLeft =
-        g.done === 0
-          ? g.total === 0
-            ? 0
-            : null
-          : ((g.requests / g.done) * (g.total - g.done) * 60) / this.perMinute(group);
+      // Blocks left at the pace so far, and never less than their requests need at the group's rate.
+      const rest = g.total - g.done;
+      const byRate = ((g.requests / Math.max(1, g.done)) * rest * 60) / this.perMinute(group);
+      const byPace = ((Date.now() - g.started) / 1000 / Math.max(1, g.done)) * rest;
+      const groupLeft = g.done === 0 ? (g.total === 0 ? 0 : null) : Math.max(byRate, byPace);
       left = left === null || groupLeft === null ? null : Math.max(left, groupLeft);
       parts.push(`${group} ${g.done}/${g.total}`);
     }
