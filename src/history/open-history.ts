@@ -1,8 +1,8 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { HistoryStore } from './history-store.js';
-import { HistoryUnusable } from './history-errors.js';
+import { HistoryDamaged, HistoryUnusable, isDamaged } from './history-errors.js';
 import { migrate } from './migrations.js';
 import type { HistoryTables } from './store-tables.js';
 
@@ -34,11 +34,35 @@ export function safeUrl(url: string): string {
   }
 }
 
-const DAMAGED = /SQLITE_(CORRUPT|NOTADB)|malformed|not a database/i;
-
 /** What opening a store tells the operator, once, on stderr. */
 export interface OpenLog {
   warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+/**
+ * A file shorter than its header says was cut (a copy, a full disk): SQLite would find out only page by page,
+ * as reads fail. While a log (-wal, -journal) holds pages, a short file may be legitimate: it is not judged.
+ */
+function truncated(path: string): boolean {
+  const pending = (side: string) => existsSync(path + side) && statSync(path + side).size > 0;
+  if (!existsSync(path) || pending('-wal') || pending('-journal')) return false;
+  const size = statSync(path).size;
+  if (size === 0) return false;
+  if (size < 100) return true;
+  const header = Buffer.alloc(100);
+  const fd = openSync(path, 'r');
+  try {
+    readSync(fd, header, 0, 100, 0);
+  } finally {
+    closeSync(fd);
+  }
+  // Not SQLite's header at all: SQLite itself says so (SQLITE_NOTADB).
+  if (header.toString('latin1', 0, 16) !== 'SQLite format 3\0') return false;
+  const pageSize = header.readUInt16BE(16) === 1 ? 65_536 : header.readUInt16BE(16);
+  const pages = header.readUInt32BE(28);
+  // The page count in the header is trusted only when written by the same change as the file (offsets 24, 92).
+  const counted = pages > 0 && header.readUInt32BE(92) === header.readUInt32BE(24);
+  return counted && size < pages * pageSize;
 }
 
 async function openSqlite(path: string): Promise<HistoryStore> {
@@ -47,12 +71,13 @@ async function openSqlite(path: string): Promise<HistoryStore> {
   // Created 0600 before SQLite opens it: the rows hold emails.
   if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
   chmodSync(path, 0o600);
+  if (truncated(path)) throw new HistoryDamaged('the file is shorter than its header says (truncated)');
   const database = new Database(path, { timeout: 10_000 });
   try {
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
     const db = new Kysely<HistoryTables>({ dialect: new SqliteDialect({ database }) });
-    await migrate(db);
+    await migrate(db, 'sqlite');
     for (const side of ['-wal', '-shm']) if (existsSync(path + side)) chmodSync(path + side, 0o600);
     return new HistoryStore(db, 'sqlite', path, () => db.destroy());
   } catch (error) {
@@ -66,7 +91,11 @@ async function openPostgres(url: string, schema: string): Promise<HistoryStore> 
   const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
   try {
     await admin.connect();
+    // Two servers starting at once would both create the schema, and one fail: one at a time.
+    await admin.query('BEGIN');
+    await admin.query(`SELECT pg_advisory_xact_lock(hashtext('org-analytics-mcp schema'))`);
     await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+    await admin.query('COMMIT');
   } catch (error) {
     throw new HistoryUnusable(`PostgreSQL at ${safeUrl(url)} is not reachable (${(error as Error).message})`);
   } finally {
@@ -76,12 +105,21 @@ async function openPostgres(url: string, schema: string): Promise<HistoryStore> 
     connectionString: url,
     max: 4,
     connectionTimeoutMillis: 5_000,
+    // A database that stops answering fails the read, and the call goes on live, instead of waiting forever.
+    query_timeout: 20_000,
+    keepAlive: true,
     options: `-c search_path="${schema}"`,
   });
   // An idle connection that drops is not a crash: the next query reconnects or fails as a note.
   pool.on('error', () => {});
   const db = new Kysely<HistoryTables>({ dialect: new PostgresDialect({ pool }) });
-  await migrate(db);
+  try {
+    await migrate(db, 'postgres');
+  } catch (error) {
+    await db.destroy().catch(() => {});
+    if (error instanceof HistoryUnusable) throw error;
+    throw new HistoryUnusable(`PostgreSQL at ${safeUrl(url)} cannot be used (${(error as Error).message})`);
+  }
   return new HistoryStore(db, 'postgres', `${safeUrl(url)} (schema ${schema})`, () => db.destroy());
 }
 
@@ -99,12 +137,13 @@ export async function openHistory(
   try {
     return await openSqlite(target.path);
   } catch (error) {
-    if (!DAMAGED.test(`${(error as { code?: string }).code ?? ''} ${(error as Error).message}`)) throw error;
+    if (!isDamaged(error)) throw error;
     const aside = `${target.path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     for (const side of ['', '-wal', '-shm'])
       if (existsSync(target.path + side)) renameSync(target.path + side, aside + side);
     log?.warn('the history store was damaged: moved aside, a new one started (answers are live until it fills)', {
       moved_to: aside,
+      reason: (error as Error).message,
     });
     return openSqlite(target.path);
   }
