@@ -1,8 +1,8 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync, readSync, renameSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import { HistoryStore } from './history-store.js';
-import { HistoryDamaged, HistoryUnusable, isDamaged } from './history-errors.js';
+import { HistoryUnusable, isDamaged } from './history-errors.js';
 import { migrate } from './migrations.js';
 import type { HistoryTables } from './store-tables.js';
 
@@ -39,39 +39,12 @@ export interface OpenLog {
   warn(message: string, fields?: Record<string, unknown>): void;
 }
 
-/**
- * A file shorter than its header says was cut (a copy, a full disk): SQLite would find out only page by page,
- * as reads fail. While a log (-wal, -journal) holds pages, a short file may be legitimate: it is not judged.
- */
-function truncated(path: string): boolean {
-  const pending = (side: string) => existsSync(path + side) && statSync(path + side).size > 0;
-  if (!existsSync(path) || pending('-wal') || pending('-journal')) return false;
-  const size = statSync(path).size;
-  if (size === 0) return false;
-  if (size < 100) return true;
-  const header = Buffer.alloc(100);
-  const fd = openSync(path, 'r');
-  try {
-    readSync(fd, header, 0, 100, 0);
-  } finally {
-    closeSync(fd);
-  }
-  // Not SQLite's header at all: SQLite itself says so (SQLITE_NOTADB).
-  if (header.toString('latin1', 0, 16) !== 'SQLite format 3\0') return false;
-  const pageSize = header.readUInt16BE(16) === 1 ? 65_536 : header.readUInt16BE(16);
-  const pages = header.readUInt32BE(28);
-  // The page count in the header is trusted only when written by the same change as the file (offsets 24, 92).
-  const counted = pages > 0 && header.readUInt32BE(92) === header.readUInt32BE(24);
-  return counted && size < pages * pageSize;
-}
-
 async function openSqlite(path: string): Promise<HistoryStore> {
   const { default: Database } = await import('better-sqlite3');
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   // Created 0600 before SQLite opens it: the rows hold emails.
   if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
   chmodSync(path, 0o600);
-  if (truncated(path)) throw new HistoryDamaged('the file is shorter than its header says (truncated)');
   const database = new Database(path, { timeout: 10_000 });
   try {
     database.pragma('journal_mode = WAL');
@@ -110,8 +83,10 @@ async function openPostgres(url: string, schema: string): Promise<HistoryStore> 
     keepAlive: true,
     options: `-c search_path="${schema}"`,
   });
-  // An idle connection that drops is not a crash: the next query reconnects or fails as a note.
+  // A connection that drops is not a crash, idle in the pool or lent to a query: that query fails, the call goes
+  // on live, and the pool replaces the connection (pg emits 'error' on a lent client, which no one else hears).
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<HistoryTables>({ dialect: new PostgresDialect({ pool }) });
   try {
     await migrate(db, 'postgres');
