@@ -95,7 +95,31 @@ async function openPostgres(url: string, schema: string): Promise<HistoryStore> 
     if (error instanceof HistoryUnusable) throw error;
     throw new HistoryUnusable(`PostgreSQL at ${safeUrl(url)} cannot be used (${(error as Error).message})`);
   }
-  return new HistoryStore(db, 'postgres', `${safeUrl(url)} (schema ${schema})`, () => db.destroy());
+  const sessionLock = async (name: string) => {
+    const client = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: 5_000,
+      keepAlive: true,
+      // Who holds it, as pg_stat_activity shows it to an operator.
+      application_name: `org-analytics-mcp ${name} ${schema}`,
+    });
+    client.on('error', () => {});
+    const end = () => client.end().catch(() => {});
+    try {
+      await client.connect();
+      // The server notices within about 30 s (not hours) that the holder's host went away, and frees the lock.
+      await client.query('SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 5; SET tcp_keepalives_count = 4');
+      const key = `org-analytics-mcp ${name} ${schema}`;
+      const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS got', [key]);
+      if (rows[0]?.got) return { release: end };
+    } catch (error) {
+      await end();
+      throw error;
+    }
+    await end();
+    return null;
+  };
+  return new HistoryStore(db, 'postgres', `${safeUrl(url)} (schema ${schema})`, () => db.destroy(), sessionLock);
 }
 
 /**

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { hostname } from 'node:os';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -182,30 +181,36 @@ describe('the history store on PostgreSQL (simulator over HTTP, a schema per tes
       await Promise.all(locks.map((l) => l.release()));
     });
 
-    it('takes over at once from a holder on this host whose process is gone', async () => {
-      const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
-      await sql(
-        `INSERT INTO "${schemaOf(token)}".history_lock (name, holder, host, pid, beat_at) VALUES ('sync', 'gone', $1, $2, $3)`,
-        [hostname(), dead, Date.now()],
+    it("refuses while the holder's session lives, and takes over at once when it ends, on any host", async () => {
+      const holder = new SyncLock(two);
+      expect(await holder.acquire()).toEqual({ ok: true });
+      // It runs elsewhere and beats: neither its pid nor its heartbeat can tell that it is gone.
+      await sql(`UPDATE "${schemaOf(token)}".history_lock SET host = 'elsewhere', pid = 4242`);
+      expect(await new SyncLock(one).acquire()).toEqual({ ok: false, holder: { host: 'elsewhere', pid: 4242 } });
+      // Its session ends (killed, or its host gone): the server frees what the session held.
+      const ended = await sql<{ ended: boolean }>(
+        'SELECT pg_terminate_backend(pid, 5000) AS ended FROM pg_stat_activity WHERE application_name = $1',
+        [`org-analytics-mcp sync ${schemaOf(token)}`],
       );
-      const lock = new SyncLock(two);
-      expect(await lock.acquire()).toEqual({ ok: true });
-      await lock.release();
+      expect(ended).toEqual([{ ended: true }]);
+      const next = new SyncLock(one);
+      expect(await next.acquire()).toEqual({ ok: true });
+      expect(await sql(`SELECT host, pid FROM "${schemaOf(token)}".history_lock`)).toEqual([
+        { host: hostname(), pid: process.pid },
+      ]);
+      await next.release();
+      await holder.release();
     });
 
-    it('waits for a holder on another host only while it beats', async () => {
-      const beat = Date.now();
+    it('a row left by a holder whose session is gone does not hold anyone back, whatever its heartbeat', async () => {
       await sql(
         `INSERT INTO "${schemaOf(token)}".history_lock (name, holder, host, pid, beat_at) VALUES ('sync', 'far', 'elsewhere', 1, $1)`,
-        [beat],
+        [Date.now()],
       );
-      expect(await new SyncLock(one, () => beat + 1_000).acquire()).toEqual({
-        ok: false,
-        holder: { host: 'elsewhere', pid: 1 },
-      });
-      const later = new SyncLock(one, () => beat + 60_000);
-      expect(await later.acquire()).toEqual({ ok: true });
-      await later.release();
+      const lock = new SyncLock(one);
+      expect(await lock.acquire()).toEqual({ ok: true });
+      await lock.release();
+      expect(await sql(`SELECT * FROM "${schemaOf(token)}".history_lock`)).toEqual([]);
     });
   });
 
