@@ -32,6 +32,11 @@ function identityOf(row: Row): string | null {
   return null;
 }
 
+/** A lock the database holds for a session of its own: released when released, or when that session ends. */
+export interface SessionLock {
+  release(): Promise<void>;
+}
+
 /** PostgreSQL returns bigint columns as text. */
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
@@ -47,6 +52,11 @@ export class HistoryStore {
     /** Where it is, for messages: a file path, or the database without its password. */
     readonly where: string,
     private readonly onClose: () => Promise<void>,
+    /**
+     * PostgreSQL: takes the named lock on a connection of its own, or null when another session holds it. The
+     * server frees it when the holder's session ends, so a killed holder, on any host, leaves it free at once.
+     */
+    readonly sessionLock?: (name: string) => Promise<SessionLock | null>,
   ) {}
 
   /** The blocks of a dataset that overlap [start, end], oldest first; expired ones left out unless asked. */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { HistoryTables } from './store-tables.js';
 import { HistoryUnusable } from './history-errors.js';
 
@@ -50,31 +50,53 @@ const MIGRATIONS: Array<(db: Db) => Promise<void>> = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the store to this version's schema; a store written by a newer version is left alone. */
-export async function migrate(db: Db): Promise<void> {
+/**
+ * Brings the store to this version's schema, in one transaction that one opener at a time runs: two servers
+ * starting at once on a new store both find it migrated once. A store written by a newer version is left alone.
+ */
+export async function migrate(db: Db, engine: 'sqlite' | 'postgres'): Promise<void> {
+  await db.connection().execute(async (conn) => {
+    // SQLite: take the write lock first, so that a second opener waits instead of failing its upgrade.
+    await sql.raw(engine === 'sqlite' ? 'BEGIN IMMEDIATE' : 'BEGIN').execute(conn);
+    try {
+      if (engine === 'postgres')
+        await sql
+          .raw(`SELECT pg_advisory_xact_lock(hashtext('org-analytics-mcp migrate ' || current_schema()))`)
+          .execute(conn);
+      await upgrade(conn);
+      await sql.raw('COMMIT').execute(conn);
+    } catch (error) {
+      await sql
+        .raw('ROLLBACK')
+        .execute(conn)
+        .catch(() => {});
+      throw error;
+    }
+  });
+}
+
+async function upgrade(db: Db): Promise<void> {
   await db.schema
     .createTable('history_meta')
     .ifNotExists()
     .addColumn('key', 'text', (c) => c.primaryKey())
     .addColumn('value', 'text', (c) => c.notNull())
     .execute();
-  await db.transaction().execute(async (tx) => {
-    const row = await tx
-      .selectFrom('history_meta')
-      .select('value')
-      .where('key', '=', 'schema_version')
-      .executeTakeFirst();
-    const version = row ? Number(row.value) : 0;
-    if (!Number.isInteger(version) || version > SCHEMA_VERSION)
-      throw new HistoryUnusable(
-        `the history store has schema version ${row?.value}, newer than this version of org-analytics-mcp knows (${SCHEMA_VERSION}); upgrade org-analytics-mcp, or point --history at another store`,
-      );
-    for (let v = version; v < SCHEMA_VERSION; v++) await MIGRATIONS[v]!(tx);
-    if (version === SCHEMA_VERSION) return;
-    await tx
-      .insertInto('history_meta')
-      .values({ key: 'schema_version', value: String(SCHEMA_VERSION) })
-      .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(SCHEMA_VERSION) }))
-      .execute();
-  });
+  const row = await db
+    .selectFrom('history_meta')
+    .select('value')
+    .where('key', '=', 'schema_version')
+    .executeTakeFirst();
+  const version = row ? Number(row.value) : 0;
+  if (!Number.isInteger(version) || version > SCHEMA_VERSION)
+    throw new HistoryUnusable(
+      `the history store has schema version ${row?.value}, newer than this version of org-analytics-mcp knows (${SCHEMA_VERSION}); upgrade org-analytics-mcp, or point --history at another store`,
+    );
+  if (version === SCHEMA_VERSION) return;
+  for (let v = version; v < SCHEMA_VERSION; v++) await MIGRATIONS[v]!(db);
+  await db
+    .insertInto('history_meta')
+    .values({ key: 'schema_version', value: String(SCHEMA_VERSION) })
+    .onConflict((oc) => oc.column('key').doUpdateSet({ value: String(SCHEMA_VERSION) }))
+    .execute();
 }

@@ -1,8 +1,9 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect } from 'kysely';
 import { HistoryStore } from './history-store.js';
-import { HistoryUnusable } from './history-errors.js';
+import { isDamaged } from './history-errors.js';
+import { openPostgres } from './open-postgres.js';
 import { migrate } from './migrations.js';
 import type { HistoryTables } from './store-tables.js';
 
@@ -23,19 +24,6 @@ export function historyTarget(
   return { kind: 'sqlite', path: resolve(value) };
 }
 
-/** The URL without its password, for messages. */
-export function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    if (u.password) u.password = '***';
-    return u.toString();
-  } catch {
-    return 'postgres://…';
-  }
-}
-
-const DAMAGED = /SQLITE_(CORRUPT|NOTADB)|malformed|not a database/i;
-
 /** What opening a store tells the operator, once, on stderr. */
 export interface OpenLog {
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -52,37 +40,13 @@ async function openSqlite(path: string): Promise<HistoryStore> {
     database.pragma('journal_mode = WAL');
     database.pragma('synchronous = NORMAL');
     const db = new Kysely<HistoryTables>({ dialect: new SqliteDialect({ database }) });
-    await migrate(db);
+    await migrate(db, 'sqlite');
     for (const side of ['-wal', '-shm']) if (existsSync(path + side)) chmodSync(path + side, 0o600);
     return new HistoryStore(db, 'sqlite', path, () => db.destroy());
   } catch (error) {
     database.close();
     throw error;
   }
-}
-
-async function openPostgres(url: string, schema: string): Promise<HistoryStore> {
-  const { default: pg } = await import('pg');
-  const admin = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5_000 });
-  try {
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-  } catch (error) {
-    throw new HistoryUnusable(`PostgreSQL at ${safeUrl(url)} is not reachable (${(error as Error).message})`);
-  } finally {
-    await admin.end().catch(() => {});
-  }
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: 4,
-    connectionTimeoutMillis: 5_000,
-    options: `-c search_path="${schema}"`,
-  });
-  // An idle connection that drops is not a crash: the next query reconnects or fails as a note.
-  pool.on('error', () => {});
-  const db = new Kysely<HistoryTables>({ dialect: new PostgresDialect({ pool }) });
-  await migrate(db);
-  return new HistoryStore(db, 'postgres', `${safeUrl(url)} (schema ${schema})`, () => db.destroy());
 }
 
 /**
@@ -99,12 +63,13 @@ export async function openHistory(
   try {
     return await openSqlite(target.path);
   } catch (error) {
-    if (!DAMAGED.test(`${(error as { code?: string }).code ?? ''} ${(error as Error).message}`)) throw error;
+    if (!isDamaged(error)) throw error;
     const aside = `${target.path}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`;
     for (const side of ['', '-wal', '-shm'])
       if (existsSync(target.path + side)) renameSync(target.path + side, aside + side);
     log?.warn('the history store was damaged: moved aside, a new one started (answers are live until it fills)', {
       moved_to: aside,
+      reason: (error as Error).message,
     });
     return openSqlite(target.path);
   }

@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import type { HistoryStore } from './history-store.js';
+import type { HistoryStore, SessionLock } from './history-store.js';
 
 /** A holder that has not beaten for this long is gone, wherever it ran. */
 const STALE_MS = 30_000;
@@ -23,9 +23,11 @@ function alive(pid: number): boolean {
 /**
  * One syncer per store, a lock the store itself holds: a row with the holder's host, pid and heartbeat.
  * A holder on this host whose process is gone is taken over at once; one elsewhere once its heartbeat is stale.
+ * On PostgreSQL the holder's own session holds it too: once that session ends, the holder is gone at once.
  */
 export class SyncLock {
   private timer: NodeJS.Timeout | undefined;
+  private session: SessionLock | undefined;
   private readonly id = randomUUID();
 
   constructor(
@@ -35,11 +37,25 @@ export class SyncLock {
 
   /** Takes the lock, or says who holds it. */
   async acquire(): Promise<{ ok: true } | { ok: false; holder: LockHolder }> {
+    // PostgreSQL holds it for this syncer's session too: once that session ends, the row below is stale at once.
+    const session = await this.store.sessionLock?.('sync');
+    if (session === null) {
+      const row = await this.store.db
+        .selectFrom('history_lock')
+        .selectAll()
+        .where('name', '=', 'sync')
+        .executeTakeFirst();
+      return { ok: false, holder: { host: row?.host ?? '?', pid: Number(row?.pid ?? 0) } };
+    }
+    this.session = session;
     const me = { name: 'sync', holder: this.id, host: hostname(), pid: process.pid, beat_at: this.now() };
     const got = await this.store.db.transaction().execute(async (tx) => {
       const row = await tx.selectFrom('history_lock').selectAll().where('name', '=', 'sync').executeTakeFirst();
       if (row) {
-        const gone = (row.host === me.host && !alive(Number(row.pid))) || this.now() - Number(row.beat_at) > STALE_MS;
+        const gone =
+          session !== undefined ||
+          (row.host === me.host && !alive(Number(row.pid))) ||
+          this.now() - Number(row.beat_at) > STALE_MS;
         if (!gone && row.holder !== this.id)
           return { ok: false as const, holder: { host: row.host, pid: Number(row.pid) } };
         await tx
@@ -61,7 +77,7 @@ export class SyncLock {
     if (got.ok) {
       this.timer = setInterval(() => void this.beat(), BEAT_MS);
       this.timer.unref();
-    }
+    } else await this.session?.release();
     return got;
   }
 
@@ -83,5 +99,7 @@ export class SyncLock {
       .where('holder', '=', this.id)
       .execute()
       .catch(() => {});
+    await this.session?.release();
+    this.session = undefined;
   }
 }
