@@ -22,6 +22,8 @@ goes to stderr. Run it from cron after the daily refresh (--refresh-hour, 03:00 
 Server options: see org-analytics-mcp --help.
 `;
 
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** `org-analytics-mcp sync`: one sync, then the exit code (usage errors throw UsageError: exit 2). */
 export async function runSyncCommand(
   argv: string[],
@@ -57,8 +59,9 @@ export async function runSyncCommand(
     const { result } = outcome;
     if (result.failed.length) {
       for (const f of result.failed.slice(0, 20)) say(`failed: ${f.dataset} ${f.days}: ${f.error}`);
+      const skipped = result.skipped ? ` (and ${result.skipped} not tried: the upstream refused or was down)` : '';
       say(
-        `${result.failed.length} requests failed after ${duration(Date.now() - started)}; run sync again to fetch them`,
+        `${count(result.failed.length, 'request')} failed${skipped} after ${duration(Date.now() - started)}; run sync again to fetch them`,
       );
       return EXIT_FAILURE;
     }
@@ -66,7 +69,9 @@ export async function runSyncCommand(
       say('interrupted: what was stored stays, the next run resumes');
       return EXIT_FAILURE;
     }
-    say(`done in ${duration(Date.now() - started)}: ${result.blocks} blocks stored, ${result.requests} requests`);
+    say(
+      `done in ${duration(Date.now() - started)}: ${count(result.blocks, 'block')} stored, ${count(result.requests, 'request')}`,
+    );
     return 0;
   } finally {
     process.off('SIGINT', interrupt).off('SIGTERM', interrupt);

@@ -46,8 +46,8 @@ async function wholeness(store: HistoryStore) {
 /** The days one logged request asked for, as `path day` keys. */
 function daysAsked(r: RequestLogEntry): string[] {
   const q = { ...r.query, ...((r.body as Record<string, string> | undefined) ?? {}) };
-  const start = parseIsoDay(q.date ?? q.start_date!);
-  const end = parseIsoDay(q.date ?? q.end_date!);
+  const start = parseIsoDay(q.date ?? q.start_date!)!;
+  const end = parseIsoDay(q.date ?? q.end_date!)!;
   const name = r.path.split('/').pop();
   return Array.from({ length: end - start + 1 }, (_, i) => `${name} ${start + i}`);
 }
