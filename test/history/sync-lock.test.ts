@@ -80,6 +80,18 @@ describe('one syncer per store (SQLite, simulator over HTTP)', () => {
     expect(next.ran && next.result.failed).toEqual([]);
   });
 
+  it('several syncers starting at once on their own connections: exactly one runs, the others name it', async () => {
+    const path = join(dir, 'race.sqlite');
+    // Opened one after the other (opening a new file from several connections at once is another matter).
+    const all = [await open(path), await open(path), await open(path), await open(path)];
+    const outcomes = await Promise.all(all.map((o) => syncOnce(o.client, o.history.source, SETTINGS, {})));
+    expect(outcomes.filter((o) => o.ran).length).toBe(1);
+    for (const o of outcomes.filter((o) => !o.ran))
+      expect(o.ran === false && o.reason).toBe(
+        `another sync holds the store (pid ${process.pid} on ${hostname()}); nothing to do`,
+      );
+  });
+
   it('a holder elsewhere is waited for while it beats, and taken over once its beat is 30 s old', async () => {
     const { client, history, store } = await open(join(dir, 'elsewhere.sqlite'));
     const holder = { name: 'sync', holder: 'other', host: 'elsewhere.example', pid: 4242 };
