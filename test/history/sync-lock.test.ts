@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { attachHistory, type RuntimeHistory } from '../../src/history/runtime-history.js';
 import { syncOnce } from '../../src/history/sync-run.js';
@@ -13,6 +15,7 @@ import { clientFor } from '../helpers/client.js';
 
 // Needs `npm run build` first: a syncer is killed with SIGKILL while it holds the lock.
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const SETTINGS = { historyDays: 2, historyMonths: 0, syncShare: 1 };
 const quiet = createLogger(
   'error',
@@ -28,6 +31,7 @@ const until = async (what: () => Promise<boolean>, ms = 15_000) => {
 describe('one syncer per store (SQLite, simulator over HTTP)', () => {
   let sim: Simulator;
   let dir: string;
+  const schemas = new Set<string>();
   const opened: Array<{ client: AnalyticsClient; history: RuntimeHistory }> = [];
   /** A client and its own connection to the store: as a second server process would have. */
   const open = async (path: string) => {
@@ -39,7 +43,8 @@ describe('one syncer per store (SQLite, simulator over HTTP)', () => {
 
   beforeAll(async () => {
     // Real time: a child process syncs against it too.
-    sim = await startSimulator({ users: 40, rateLimit: false, token: 'lock-token' });
+    // A token of its own: the PostgreSQL schema is named after it, so no other run shares it.
+    sim = await startSimulator({ users: 40, rateLimit: false, token: `lock-${randomUUID()}` });
     dir = mkdtempSync(join(tmpdir(), 'sync-lock-'));
   });
   afterAll(async () => {
@@ -49,6 +54,11 @@ describe('one syncer per store (SQLite, simulator over HTTP)', () => {
     }
     await sim?.close();
     rmSync(dir, { recursive: true, force: true });
+    if (schemas.size === 0) return;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await admin.end();
   });
 
   it('a second sync while the first holds the lock does not run, and names the holder', async () => {
@@ -80,17 +90,21 @@ describe('one syncer per store (SQLite, simulator over HTTP)', () => {
     expect(next.ran && next.result.failed).toEqual([]);
   });
 
-  it('several syncers starting at once on their own connections: exactly one runs, the others name it', async () => {
-    const path = join(dir, 'race.sqlite');
-    // Opened one after the other (opening a new file from several connections at once is another matter).
-    const all = [await open(path), await open(path), await open(path), await open(path)];
-    const outcomes = await Promise.all(all.map((o) => syncOnce(o.client, o.history.source, SETTINGS, {})));
-    expect(outcomes.filter((o) => o.ran).length).toBe(1);
-    for (const o of outcomes.filter((o) => !o.ran))
-      expect(o.ran === false && o.reason).toBe(
-        `another sync holds the store (pid ${process.pid} on ${hostname()}); nothing to do`,
-      );
-  });
+  it.each(['sqlite', 'postgres'] as const)(
+    'several syncers starting at once on their own connections (%s): exactly one runs, the others name it',
+    async (engine) => {
+      const where = engine === 'sqlite' ? join(dir, 'race.sqlite') : PG_URL;
+      // Opened one after the other (opening a new file from several connections at once is another matter).
+      const all = [await open(where), await open(where), await open(where), await open(where)];
+      if (engine === 'postgres') schemas.add(`org_analytics_${all[0]!.client.caller.credential}`);
+      const outcomes = await Promise.all(all.map((o) => syncOnce(o.client, o.history.source, SETTINGS, {})));
+      expect(outcomes.filter((o) => o.ran).length).toBe(1);
+      for (const o of outcomes.filter((o) => !o.ran))
+        expect(o.ran === false && o.reason).toBe(
+          `another sync holds the store (pid ${process.pid} on ${hostname()}); nothing to do`,
+        );
+    },
+  );
 
   it('a holder elsewhere is waited for while it beats, and taken over once its beat is 30 s old', async () => {
     const { client, history, store } = await open(join(dir, 'elsewhere.sqlite'));
