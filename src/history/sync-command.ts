@@ -2,7 +2,8 @@ import { loadConfig } from '../config/config.js';
 import { secretScrubber } from '../logger.js';
 import { createRuntime } from '../runtime.js';
 import { duration } from '../format/text.js';
-import { EXIT_FAILURE } from '../config/cli-options.js';
+import { EXIT_FAILURE, UsageError, helpPointer } from '../config/cli-options.js';
+import { resolveCacheDir } from '../upstream/cache/cache-dir.js';
 import { syncOnce } from './sync-run.js';
 
 export const SYNC_HELP = `Usage: org-analytics-mcp sync [server options]
@@ -34,7 +35,14 @@ export async function runSyncCommand(
     process.stdout.write(SYNC_HELP);
     return 0;
   }
-  const runtime = await createRuntime(loadConfig(argv, env));
+  const config = loadConfig(argv, env);
+  // Nothing to fill: a command line that cannot work, not a failure while running.
+  const none = config.history.trim().toLowerCase() === 'none';
+  if (none || (config.history.trim().toLowerCase() === 'auto' && !resolveCacheDir(config.cacheDir)))
+    throw new UsageError(
+      `sync needs a history store, and ${none ? '--history none keeps none' : '--history auto keeps none without a cache directory (ANALYTICS_CACHE_DIR=none)'}: give --history a file path or a postgres:// URL.\n${helpPointer('org-analytics-mcp sync')}`,
+    );
+  const runtime = await createRuntime(config);
   const scrub = secretScrubber(runtime.secrets);
   const say = (line: string) => write(`org-analytics-mcp sync: ${runtime.pii.text(scrub(line))}`);
   const controller = new AbortController();

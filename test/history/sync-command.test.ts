@@ -75,6 +75,9 @@ describe('org-analytics-mcp sync, as cron runs it (stderr not a terminal)', () =
     [['--history-months', '25'], /--history-months \/ ANALYTICS_HISTORY_MONTHS/],
     [['--sync-share', '2'], /--sync-share \/ ANALYTICS_SYNC_SHARE must be from 0\.05 to 1/],
     [['--frobnicate'], /Unknown option '--frobnicate'/],
+    [['--history', 'none'], /sync needs a history store, and --history none keeps none/],
+    // The runs below have no cache directory (ANALYTICS_CACHE_DIR=none): auto keeps nothing there.
+    [['--history', 'auto'], /--history auto keeps none without a cache directory/],
   ])('%j: usage error, exit 2, nothing sent', async (extra, message) => {
     const before = sim.requests().length;
     const r = await run(extra);
