@@ -135,4 +135,52 @@ describe('a day is stored whole or not at all', () => {
       await client.close();
     }
   }, 40_000);
+
+  it('an abort half-way through a day (in process): that day is not stored; a new run fetches it whole', async () => {
+    const path = join(dir, 'aborted.sqlite');
+    sim.injectFault({ path: '/analytics/v0/user-activity', kind: 'trickle', skip: 1, intervalMs: 1000 });
+    const client = clientFor(sim);
+    const history = (await attachHistory(client, { history: path, cacheDir: undefined, demo: false }, quiet))!;
+    const controller = new AbortController();
+    const lines: string[] = [];
+    try {
+      sim.clearRequests();
+      const running = syncOnce(client, history.source, SETTINGS, {
+        signal: controller.signal,
+        onProgress: (l) => lines.push(l.text),
+      });
+      await until(() => sim.requests().some((r) => r.fault === 'trickle'));
+      const cut = sim.requests().find((r) => r.fault === 'trickle')!;
+      expect(cut.query.cursor, 'the request cut off is a later page of its day').toBeTruthy();
+      controller.abort();
+      const outcome = await running;
+      // Interrupted is not failed: nothing to report but what is missing.
+      expect(outcome.ran && outcome.result.failed).toEqual([]);
+      expect(lines.at(-1)).toMatch(/, stopped$/);
+      const day = parseIsoDay(cut.query.start_date!)!;
+      const left = await wholeness(history.source.store);
+      expect(left.orphans).toEqual([]);
+      for (const b of left.blocks) expect(b.found, b.key).toBe(b.said);
+      expect(left.blocks.map((b) => b.key)).not.toContain(`user-activity ${day}..${day}`);
+    } finally {
+      controller.abort();
+      sim.clearFaults();
+      await history.close();
+      await client.close();
+    }
+    // A new run (a new client: nothing in its memory cache) fetches that day from its first page.
+    const client2 = clientFor(sim);
+    const history2 = (await attachHistory(client2, { history: path, cacheDir: undefined, demo: false }, quiet))!;
+    try {
+      sim.clearRequests();
+      const outcome = await syncOnce(client2, history2.source, SETTINGS, {});
+      expect(outcome.ran && outcome.result.failed).toEqual([]);
+      const after = await wholeness(history2.source.store);
+      for (const b of after.blocks) expect(b.found, b.key).toBe(b.said);
+      expect(after.blocks.length).toBe(21);
+    } finally {
+      await history2.close();
+      await client2.close();
+    }
+  }, 30_000);
 });
