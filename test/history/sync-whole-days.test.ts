@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryStore } from '../../src/history/history-store.js';
-import { attachHistory, type RuntimeHistory } from '../../src/history/runtime-history.js';
+import { attachHistory } from '../../src/history/runtime-history.js';
 import { syncOnce } from '../../src/history/sync-run.js';
 import { createLogger } from '../../src/logger.js';
 import { startSimulator, type RequestLogEntry, type Simulator } from '../../src/simulator/index.js';
