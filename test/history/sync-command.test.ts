@@ -36,13 +36,22 @@ describe('org-analytics-mcp sync, as cron runs it (stderr not a terminal)', () =
     opts: {
       history?: string;
       baseUrl?: string;
+      token?: string;
       timeoutMs?: number;
       onStart?: (kill: () => void) => void;
     } = {},
   ) =>
     new Promise<Ran & { history: string }>((resolve, reject) => {
       const history = opts.history ?? join(dir, `store-${++n}.sqlite`);
-      const args = ['sync', '--base-url', opts.baseUrl ?? sim.url, '--api-token', sim.token, '--history', history];
+      const args = [
+        'sync',
+        '--base-url',
+        opts.baseUrl ?? sim.url,
+        '--api-token',
+        opts.token ?? sim.token,
+        '--history',
+        history,
+      ];
       const child = spawn(process.execPath, [CLI, ...args, ...extra], {
         env: { PATH: process.env.PATH ?? '', ANALYTICS_CACHE_DIR: 'none', ANALYTICS_HISTORY: 'none' },
       });
@@ -136,6 +145,17 @@ describe('org-analytics-mcp sync, as cron runs it (stderr not a terminal)', () =
     expect(r.status, r.stderr).toBe(1);
     // general: 3 failed of 92; credit-usage and cost-analytics: their 5 windows each, 3 failed.
     expect(r.stderr).toMatch(/9 requests failed \(and 93 not tried: the upstream refused or was down\)/);
+  }, 40_000);
+
+  it('a token the upstream refuses: exit 1 after the first refusals, nothing else tried', async () => {
+    sim.clearRequests();
+    const r = await run(['--history-days', '30', '--history-months', '0', '--sync-share', '1'], {
+      token: 'not-the-token',
+    });
+    expect(r.status, r.stderr).toBe(1);
+    // One request of each group was on its way when the first refusal came; the other 99 of 102 are not tried.
+    expect(r.stderr).toMatch(/3 requests failed \(and 99 not tried: the upstream refused or was down\)/);
+    expect(sim.requests().length).toBe(3);
   }, 40_000);
 
   it('SIGTERM while it waits for its pace: exits 1 at once, what was stored stays whole', async () => {
