@@ -118,8 +118,14 @@ export function groupOf(dataset: Dataset): RateGroup {
 
 /** The dataset a request is exactly, by listing and encoded parameters (dates and paging aside). */
 export function datasetsOfRequest(listingName: string, params: Record<string, unknown>): Dataset[] {
-  const key = canonicalKey(params);
+  const key = canonicalKey(unordered(params));
   return DATASETS.filter(
-    (d) => d.listing.name === listingName && canonicalKey(d.listing.encode(d.args as never)) === key,
+    (d) => d.listing.name === listingName && canonicalKey(unordered(d.listing.encode(d.args as never))) === key,
   );
+}
+
+/** The cost group-by keys are a set: the same keys in another order ask for the same rows. */
+function unordered(params: Record<string, unknown>): Record<string, unknown> {
+  const keys = params.group_by_keys;
+  return Array.isArray(keys) ? { ...params, group_by_keys: [...(keys as string[])].sort() } : params;
 }

@@ -3,7 +3,8 @@ import { secretScrubber } from '../logger.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import type { RuntimeHistory } from './runtime-history.js';
 import { duration } from '../format/text.js';
-import { EXIT_FAILURE } from '../config/cli-options.js';
+import { EXIT_FAILURE, UsageError, helpPointer } from '../config/cli-options.js';
+import { resolveCacheDir } from '../upstream/cache/cache-dir.js';
 import { DEMO_SYNC, syncOnce } from './sync-run.js';
 
 export const SYNC_HELP = `Usage: org-analytics-mcp sync [server options]
@@ -23,6 +24,8 @@ goes to stderr. Run it from cron after the daily refresh (--refresh-hour, 03:00 
 Server options: see org-analytics-mcp --help.
 `;
 
+const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+
 /** `org-analytics-mcp sync`: one sync, then the exit code (usage errors throw UsageError: exit 2). */
 export async function runSyncCommand(
   argv: string[],
@@ -33,7 +36,14 @@ export async function runSyncCommand(
     process.stdout.write(SYNC_HELP);
     return 0;
   }
-  const runtime = await createRuntime(loadConfig(argv, env));
+  const config = loadConfig(argv, env);
+  // Nothing to fill: a command line that cannot work, not a failure while running.
+  const none = config.history.trim().toLowerCase() === 'none';
+  if (none || (config.history.trim().toLowerCase() === 'auto' && !resolveCacheDir(config.cacheDir)))
+    throw new UsageError(
+      `sync needs a history store, and ${none ? '--history none keeps none' : '--history auto keeps none without a cache directory (ANALYTICS_CACHE_DIR=none)'}: give --history a file path or a postgres:// URL.\n${helpPointer('org-analytics-mcp sync')}`,
+    );
+  const runtime = await createRuntime(config);
   const scrub = secretScrubber(runtime.secrets);
   const say = (line: string) => write(`org-analytics-mcp sync: ${runtime.pii.text(scrub(line))}`);
   const controller = new AbortController();
@@ -73,8 +83,9 @@ export async function syncCommandBody(
   const { result } = outcome;
   if (result.failed.length) {
     for (const f of result.failed.slice(0, 20)) say(`failed: ${f.dataset} ${f.days}: ${f.error}`);
+    const skipped = result.skipped ? ` (and ${result.skipped} not tried: the upstream refused or was down)` : '';
     say(
-      `${result.failed.length} requests failed after ${duration(Date.now() - started)}; run sync again to fetch them`,
+      `${count(result.failed.length, 'request')} failed${skipped} after ${duration(Date.now() - started)}; run sync again to fetch them`,
     );
     return EXIT_FAILURE;
   }
@@ -82,6 +93,8 @@ export async function syncCommandBody(
     say('interrupted: what was stored stays, the next run resumes');
     return EXIT_FAILURE;
   }
-  say(`done in ${duration(Date.now() - started)}: ${result.blocks} blocks stored, ${result.requests} requests`);
+  say(
+    `done in ${duration(Date.now() - started)}: ${count(result.blocks, 'block')} stored, ${count(result.requests, 'request')}`,
+  );
   return 0;
 }

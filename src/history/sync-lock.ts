@@ -35,7 +35,11 @@ export class SyncLock {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Takes the lock, or says who holds it. */
+  /**
+   * Takes the lock, or says who holds it. Each step is one statement, atomic on its own (no transaction that
+   * reads and then writes: on SQLite in WAL mode two of those that start together fail with SQLITE_BUSY):
+   * insert if there is no row; replace a gone holder only if the row is still the one read (compare and swap).
+   */
   async acquire(): Promise<{ ok: true } | { ok: false; holder: LockHolder }> {
     // PostgreSQL holds it for this syncer's session too: once that session ends, the row below is stale at once.
     const session = await this.store.sessionLock?.('sync');
@@ -49,36 +53,37 @@ export class SyncLock {
     }
     this.session = session;
     const me = { name: 'sync', holder: this.id, host: hostname(), pid: process.pid, beat_at: this.now() };
-    const got = await this.store.db.transaction().execute(async (tx) => {
-      const row = await tx.selectFrom('history_lock').selectAll().where('name', '=', 'sync').executeTakeFirst();
-      if (row) {
-        const gone =
-          session !== undefined ||
-          (row.host === me.host && !alive(Number(row.pid))) ||
-          this.now() - Number(row.beat_at) > STALE_MS;
-        if (!gone && row.holder !== this.id)
-          return { ok: false as const, holder: { host: row.host, pid: Number(row.pid) } };
-        await tx
+    const db = this.store.db;
+    const read = () => db.selectFrom('history_lock').selectAll().where('name', '=', 'sync').executeTakeFirst();
+    await db
+      .insertInto('history_lock')
+      .values(me)
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    let row = await read();
+    if (row && row.holder !== this.id) {
+      const gone =
+        session !== undefined ||
+        (row.host === me.host && !alive(Number(row.pid))) ||
+        this.now() - Number(row.beat_at) > STALE_MS;
+      if (gone) {
+        await db
           .updateTable('history_lock')
           .set(me)
           .where('name', '=', 'sync')
           .where('holder', '=', row.holder)
+          .where('beat_at', '=', Number(row.beat_at))
           .execute();
-      } else {
-        await tx
-          .insertInto('history_lock')
-          .values(me)
-          .onConflict((oc) => oc.column('name').doNothing())
-          .execute();
+        row = await read();
       }
-      const mine = await tx.selectFrom('history_lock').select('holder').where('name', '=', 'sync').executeTakeFirst();
-      return mine?.holder === this.id ? { ok: true as const } : { ok: false as const, holder: { host: '?', pid: 0 } };
-    });
-    if (got.ok) {
-      this.timer = setInterval(() => void this.beat(), BEAT_MS);
-      this.timer.unref();
-    } else await this.session?.release();
-    return got;
+    }
+    if (row?.holder !== this.id) {
+      await this.session?.release();
+      return { ok: false, holder: row ? { host: row.host, pid: Number(row.pid) } : { host: '?', pid: 0 } };
+    }
+    this.timer = setInterval(() => void this.beat(), BEAT_MS);
+    this.timer.unref();
+    return { ok: true };
   }
 
   private async beat(): Promise<void> {

@@ -39,10 +39,10 @@ export async function planSync(store: HistoryStore, days: Days, now: number, opt
     for (const b of await store.blocks(dataset.id, from, last, now)) if (b.start === b.end) held.add(b.start);
     const step = dataset.per === 'window' ? dataset.windowDays! : 1;
     for (let end = last; end >= from; end -= step) {
-      const start = Math.max(from, end - step + 1);
-      let missing = false;
-      for (let d = start; d <= end && !missing; d++) missing = !held.has(d);
-      if (missing) add({ dataset, days: { start, end } });
+      // Only the span of the window's missing days: the days around them that are final are not asked again.
+      const missing: number[] = [];
+      for (let d = Math.max(from, end - step + 1); d <= end; d++) if (!held.has(d)) missing.push(d);
+      if (missing.length) add({ dataset, days: { start: missing[0]!, end: missing.at(-1)! } });
     }
   }
   for (const dataset of DATASETS.filter((d) => d.per === 'month')) {

@@ -1,6 +1,7 @@
 import Bottleneck from 'bottleneck';
 import type { RateGroup } from '../contract/limits.js';
 import type { AnalyticsClient } from '../upstream/client.js';
+import { abortError } from '../upstream/transport/deadline.js';
 import type { HistorySource } from './history-source.js';
 import { planSync, type PlanOptions, type SyncTask } from './sync-plan.js';
 import { SyncProgress, type ProgressLine } from './sync-progress.js';
@@ -9,7 +10,7 @@ export interface SyncOptions extends PlanOptions {
   /** The part of each documented rate the sync may use (--sync-share, default 0.8). */
   share: number;
   signal?: AbortSignal;
-  /** A line of progress (stderr): days done of total, requests, and the time left. */
+  /** A line of progress (stderr): blocks done of total, requests, and the time left. */
   onProgress?: (line: ProgressLine) => void;
 }
 
@@ -17,10 +18,29 @@ export interface SyncResult {
   blocks: number;
   requests: number;
   failed: Array<{ dataset: string; days: string; error: string }>;
+  /** Requests not tried because the upstream refused the credential or was down: the next run makes them. */
+  skipped: number;
   byGroup: Record<string, { blocks: number; requests: number; ms: number }>;
 }
 
 const DAY_FORMAT = (d: number) => new Date(d * 86_400_000).toISOString().slice(0, 10);
+/** Nothing else can succeed after these: the whole sync stops. */
+const FATAL = new Set(['unauthenticated', 'login_required', 'permission_denied']);
+/** The upstream is down for a group after this many failures of these kinds in a row: its rest waits for the next run. */
+const DOWN = new Set(['unavailable', 'timeout']);
+const DOWN_AFTER = 3;
+
+/** Waits for the sync's own pace (its share of the rate), or stops waiting when the sync is interrupted. */
+function paced(pace: Bottleneck, signal: AbortSignal | undefined): Promise<void> {
+  const turn = pace.schedule(() => Promise.resolve());
+  if (!signal) return turn;
+  return new Promise<void>((resolve, reject) => {
+    const stop = () => reject(abortError(signal));
+    if (signal.aborted) return stop();
+    signal.addEventListener('abort', stop, { once: true });
+    turn.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
 
 /**
  * Fetches what the store lacks, each rate group side by side at its share of the documented rate, at
@@ -38,7 +58,8 @@ export async function runSync(
     options.onProgress,
     (g) => client.limiters.config[g].perMinute * options.share,
   );
-  const result: SyncResult = { blocks: 0, requests: 0, failed: [], byGroup: {} };
+  const result: SyncResult = { blocks: 0, requests: 0, failed: [], skipped: 0, byGroup: {} };
+  let fatal = false;
   await Promise.all(
     [...plan].map(async ([group, tasks]) => {
       const pace = new Bottleneck({
@@ -47,16 +68,23 @@ export async function runSync(
       });
       const started = Date.now();
       const own = (result.byGroup[group] = { blocks: 0, requests: 0, ms: 0 });
-      for (const task of tasks) {
+      let down = 0;
+      for (const [i, task] of tasks.entries()) {
         if (options.signal?.aborted) break;
-        const requests = await runTask(client, source, task, group, pace, options, result, own);
-        progress.done(group, task, requests);
+        if (fatal || down >= DOWN_AFTER) {
+          result.skipped += tasks.length - i;
+          break;
+        }
+        const outcome = await runTask(client, source, task, group, pace, options, result, own);
+        progress.done(group, task, outcome.requests, outcome.stored);
+        down = outcome.error && DOWN.has(outcome.error) ? down + 1 : 0;
+        if (outcome.error && FATAL.has(outcome.error)) fatal = true;
       }
       own.ms = Date.now() - started;
       await pace.stop({ dropWaitingJobs: true });
     }),
   );
-  progress.finish();
+  progress.finish(result.failed.length);
   return result;
 }
 
@@ -69,7 +97,7 @@ async function runTask(
   options: SyncOptions,
   result: SyncResult,
   own: { blocks: number; requests: number },
-): Promise<number> {
+): Promise<{ requests: number; stored: number; error?: string }> {
   let requests = 0;
   try {
     const answer = await client.list(
@@ -80,9 +108,9 @@ async function runTask(
         priority: 'background',
         liveOnly: true,
         caps: { maxPages: Number.POSITIVE_INFINITY, maxRecords: Number.POSITIVE_INFINITY },
-        beforeRequest: () => {
+        beforeRequest: async () => {
+          await paced(pace, options.signal);
           requests++;
-          return pace.schedule(() => Promise.resolve());
         },
       },
     );
@@ -95,16 +123,17 @@ async function runTask(
     await source.store.put(blocks);
     own.blocks += blocks.length;
     result.blocks += blocks.length;
+    return { requests, stored: blocks.length };
   } catch (error) {
-    if (options.signal?.aborted) return requests;
+    if (options.signal?.aborted) return { requests, stored: 0 };
     result.failed.push({
       dataset: task.dataset.id,
       days: `${DAY_FORMAT(task.days.start)}..${DAY_FORMAT(task.days.end)}`,
       error: (error as Error).message,
     });
+    return { requests, stored: 0, error: (error as { kind?: string }).kind ?? 'other' };
   } finally {
     own.requests += requests;
     result.requests += requests;
   }
-  return requests;
 }
