@@ -36,6 +36,14 @@ export function latestDay(rules: DateRules, today: number): number {
  * The earliest day within the 2-year lookback. The spec does not say how two years are counted, so the
  * later of "two calendar years" and "730 days" is used: never a day the upstream could refuse.
  */
+/**
+ * The earliest day a question may name: the 2-year lookback, or earlier when the history store holds
+ * older days (they stay answerable after the upstream has dropped them).
+ */
+export function earliestAnswerable(days: Pick<Days, 'today' | 'storedFrom'>): number {
+  return Math.min(earliestDay(days.today), days.storedFrom ?? Number.POSITIVE_INFINITY);
+}
+
 export function earliestDay(today: number): number {
   return Math.max(minusYears(today, LOOKBACK_YEARS), today - 730);
 }
@@ -104,7 +112,7 @@ function resolveDays(start: number | undefined, end: number | undefined, rules: 
     );
   // Credit usage has no upstream lookback, but each 90 days costs at least one request of its 30/min budget:
   // the same two years bound it, so 1900-01-01 is refused rather than sent as 500 requests.
-  const earliest = earliestDay(today);
+  const earliest = earliestAnswerable(days);
   if (range.end < earliest || (start !== undefined && range.start < earliest)) {
     throw new UserInputError(
       rules === 'credit'
@@ -122,9 +130,9 @@ export function resolveDate(text: string | undefined, days: Days): number {
   if (text === undefined) return days.published;
   const day = parse(text, 'date');
   if (day > today - 1) throw tooLate('date', day, 'metrics', days);
-  if (day < earliestDay(today))
+  if (day < earliestAnswerable(days))
     throw new UserInputError(
-      `Data is kept for ${LOOKBACK_YEARS} years: the earliest day you can ask for is ${formatDay(earliestDay(today))} (UTC).`,
+      `Data is kept for ${LOOKBACK_YEARS} years: the earliest day you can ask for is ${formatDay(earliestAnswerable(days))} (UTC).`,
     );
   return day;
 }

@@ -15,6 +15,8 @@ export interface Days {
   today: number;
   published: number;
   refreshHour: number;
+  /** The earliest day the history store holds, when it holds days older than the upstream keeps. */
+  storedFrom?: number;
 }
 
 export function daysAt(nowMs: number, refreshHour: number): Days {

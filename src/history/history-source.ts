@@ -78,6 +78,10 @@ export class HistorySource implements HistoryPort {
     return { parts, missing };
   }
 
+  storedFrom(): number | undefined {
+    return this.store.earliest;
+  }
+
   keep(request: Request, window: DayRange, items: unknown[], fetchedAt: string): void {
     const datasets = datasetsOfRequest(request.op.path.split('/').pop()!, request.params);
     if (datasets.length === 0) return;

@@ -137,6 +137,21 @@ export class HistoryStore {
           .execute();
       }
     });
+    const first = Math.min(...blocks.map((b) => b.start));
+    if (this.earliest === undefined || first < this.earliest) this.earliest = first;
+  }
+
+  /** The earliest day any block holds, read once from the store and kept up to date by `put`. */
+  earliest: number | undefined;
+
+  async readEarliest(): Promise<number | undefined> {
+    const row = await this.db
+      .selectFrom('history_blocks')
+      .select((eb) => eb.fn.min<number>('start_day').as('first'))
+      .executeTakeFirst();
+    const first = row?.first === null || row?.first === undefined ? undefined : Number(row.first);
+    if (first !== undefined && (this.earliest === undefined || first < this.earliest)) this.earliest = first;
+    return this.earliest;
   }
 
   async close(): Promise<void> {

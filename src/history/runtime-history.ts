@@ -29,6 +29,7 @@ export async function attachHistory(
   try {
     const store = await openHistory(target, client.caller.credential, log);
     if (!store) return undefined;
+    await store.readEarliest();
     const source = new HistorySource(store, {
       now: () => client.now(),
       days: () => client.days(),

@@ -129,7 +129,11 @@ export class AnalyticsClient {
       this.limiters,
       this.cache,
     );
-    this.upstream = { caller: this.caller, days: () => daysAt(now(), refreshHour), caps: options.caps };
+    this.upstream = {
+      caller: this.caller,
+      days: () => ({ ...daysAt(now(), refreshHour), storedFrom: this.upstream.history?.storedFrom() }),
+      caps: options.caps,
+    };
     this.background = new BackgroundListings(this.upstream, (group) => this.limiters.config[group].perMinute);
     // With a disk cache, page counts outlive the process: tomorrow's first walk already knows its length.
     if (options.cacheDir)
