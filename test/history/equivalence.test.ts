@@ -1,0 +1,298 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { METRIC_FIELDS } from '../../src/contract/metrics.js';
+import { NAMED_RANGES } from '../../src/domain/dates.js';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { parseIsoDay } from '../../src/util/utc-date.js';
+import { comparable, storedHarness, type StoredHarness } from '../helpers/history.js';
+import { harness, type Harness, type ToolAnswer } from '../helpers/mcp.js';
+import { addDays, NOW, TODAY, YESTERDAY } from '../helpers/sim.js';
+
+/**
+ * Every analytics tool, called through MCP on seeded-random arguments twice: once by a server whose client
+ * has a synced history store, once by one without (the live path), against the same simulator. The
+ * structured answers must be identical but for where and when they were fetched. Replay a failure with
+ * EQUIVALENCE_SEED=<seed>.
+ */
+const SEED = Number(process.env.EQUIVALENCE_SEED ?? Math.floor(Math.random() * 2 ** 31));
+const HISTORY_DAYS = 100;
+const HISTORY_MONTHS = 24;
+/** The first day the store holds per day (the latest published day is yesterday at NOW). */
+const FIRST_STORED = addDays(YESTERDAY, 1 - HISTORY_DAYS);
+
+/** mulberry32: a small seeded generator, so that a failing run can be replayed. */
+function generator(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1));
+  const pick = <T>(list: readonly T[]): T => list[int(0, list.length - 1)]!;
+  const some = <T>(list: readonly T[], max: number): T[] => {
+    const n = int(1, Math.min(max, list.length));
+    return [...new Set(Array.from({ length: n }, () => pick(list)))];
+  };
+  const chance = (p: number) => next() < p;
+  return { int, pick, some, chance };
+}
+
+type Rng = ReturnType<typeof generator>;
+type Args = Record<string, unknown>;
+
+const monthStart = (offset: number) => {
+  const d = new Date(Date.parse(`${TODAY}T00:00:00Z`));
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - offset, 1)).toISOString().slice(0, 10);
+};
+const monthEnd = (start: string) => {
+  const d = new Date(Date.parse(`${start}T00:00:00Z`));
+  return new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 0)).toISOString().slice(0, 10);
+};
+
+/** The complete calendar quarters within the upstream's two years, at NOW. */
+const QUARTERS = ['2025-01-01', '2025-04-01', '2025-07-01', '2025-10-01', '2026-01-01', '2026-04-01', '2026-07-01'];
+
+/** A range: named, explicit 1–90 days inside and partly outside the stored days, a whole month, or a quarter. */
+function range(rng: Rng, credit = false): Args {
+  const last = credit && rng.chance(0.3) ? TODAY : YESTERDAY;
+  switch (rng.int(0, 4)) {
+    case 0:
+      return { range: rng.pick(NAMED_RANGES) };
+    case 1:
+    case 2: {
+      const length = rng.int(1, 90);
+      const end = addDays(last, -rng.int(0, 180));
+      return { start_date: addDays(end, 1 - length), end_date: end };
+    }
+    case 3: {
+      const start = monthStart(rng.int(1, 23));
+      return { start_date: start, end_date: monthEnd(start) };
+    }
+    default: {
+      const start = rng.pick(QUARTERS);
+      return { start_date: start, end_date: monthEnd(addDays(start, 62)) };
+    }
+  }
+}
+
+function compareTo(rng: Rng, args: Args): Args {
+  if (rng.chance(0.5)) return args;
+  const to = rng.pick(['previous_period', 'previous_year', 'explicit'] as const);
+  if (to !== 'explicit') return { ...args, compare_to: to };
+  const end = addDays(YESTERDAY, -rng.int(0, 200));
+  return { ...args, compare_to: { start_date: addDays(end, 1 - rng.int(1, 60)), end_date: end } };
+}
+
+interface Known {
+  users: string[];
+  products: string[];
+  resources: string[];
+  experts: string[];
+}
+
+const optional = (rng: Rng, p: number, value: () => Args): Args => (rng.chance(p) ? value() : {});
+
+/** The cases, drawn once the simulator's people, products and models are known. */
+function cases(seed: number, known: Known): Array<[string, Args]> {
+  const rng = generator(seed);
+  const metrics = () => ({ metrics: rng.some(METRIC_FIELDS, 4) });
+  const users = () => ({ users: rng.some(known.users, 5) });
+  const list = () => ({ limit: rng.pick([1, 5, 25, 1000]), order: rng.pick(['asc', 'desc']) });
+  const day = () => ({ date: addDays(YESTERDAY, -rng.int(0, 130)) });
+  const out: Array<[string, Args]> = [];
+  const add = (tool: string, n: number, make: () => Args) => {
+    for (let i = 0; i < n; i++) out.push([tool, make()]);
+  };
+  add('get_active_user_counts', 8, () => compareTo(rng, range(rng)));
+  add('get_daily_usage', 8, () => compareTo(rng, { ...range(rng), ...optional(rng, 0.5, metrics) }));
+  add('get_user_activity', 12, () =>
+    compareTo(rng, {
+      ...range(rng),
+      ...optional(rng, 0.4, metrics),
+      ...optional(rng, 0.3, users),
+      sort_by: rng.pick(['active_days', 'total_messages', 'total_tool_calls', 'chat_messages']),
+      ...list(),
+    }),
+  );
+  add('get_credit_usage', 14, () =>
+    compareTo(rng, {
+      ...range(rng, true),
+      by_date: rng.chance(0.5),
+      by_model: rng.chance(0.5),
+      ...optional(rng, 0.3, users),
+      sort_by: rng.pick(['credits_consumed', 'date', 'user']),
+      ...list(),
+    }),
+  );
+  add('get_cost_analytics', 16, () => {
+    const filters = {
+      ...optional(rng, 0.3, () => ({
+        user_emails: rng.some(
+          known.users.filter((u) => u.includes('@')),
+          4,
+        ),
+      })),
+      ...optional(rng, 0.2, () => ({ product_names: rng.some(known.products, 2) })),
+      ...optional(rng, 0.2, () => ({ resource_names: rng.some(known.resources, 3) })),
+      ...optional(rng, 0.1, () => ({ expert_ids: rng.some(known.experts, 2) })),
+    };
+    return compareTo(rng, {
+      ...range(rng),
+      ...optional(rng, 0.7, () => ({
+        group_by: rng.some(['product', 'resource', 'user', 'byok_status', 'expert'], 3),
+      })),
+      granularity: rng.pick(['total', 'day']),
+      ...(Object.keys(filters).length ? { filters } : {}),
+      sort_by: rng.pick(['billed_amount_usd', 'credits_consumed', 'input_tokens', 'date']),
+      ...list(),
+    });
+  });
+  add('list_active_users', 5, () => ({ ...day(), ...optional(rng, 0.3, users), ...list() }));
+  add('get_editor_language_activity', 6, () => ({
+    ...day(),
+    ...optional(rng, 0.7, () => ({ group_by: rng.pick(['editor', 'language', 'editor_language', 'user']) })),
+    ...optional(rng, 0.4, metrics),
+    ...optional(rng, 0.3, users),
+    sort_by: rng.pick(['users', 'total_messages']),
+    ...list(),
+  }));
+  add('get_usage_overview', 6, () => (rng.chance(0.2) ? {} : range(rng)));
+  add('get_user_profile', 6, () => ({ user: rng.pick(known.users), ...(rng.chance(0.2) ? {} : range(rng)) }));
+  add('get_budget_status', 3, () => ({ ...optional(rng, 0.4, users), limit: rng.pick([5, 25, 1000]) }));
+  add('get_budget_overrides', 1, () => ({}));
+  return out;
+}
+
+/**
+ * Whether every day of [start, end] lies in a stored block of one of the datasets that lies wholly inside
+ * the range: a month answers a range that holds all of it, a day any range that holds it.
+ */
+function coveredBy(
+  blocks: Map<string, Array<{ start: number; end: number }>>,
+  ids: string[],
+  start: string,
+  end: string,
+) {
+  const [s, e] = [parseIsoDay(start)!, parseIsoDay(end)!];
+  const held = ids.flatMap((id) => blocks.get(id) ?? []).filter((b) => b.start >= s && b.end <= e);
+  for (let d = s; d <= e; d++) if (!held.some((b) => b.start <= d && d <= b.end)) return false;
+  return true;
+}
+
+/** The stored datasets a tool's answer is read from, by its arguments (see src/history/serving.ts). */
+function datasetsOf(tool: string, args: Args): string[] | undefined {
+  switch (tool) {
+    case 'get_active_user_counts':
+      return ['dau-count'];
+    case 'get_daily_usage':
+      return ['daily-usage'];
+    case 'get_user_activity':
+      return ['user-activity', 'user-activity-months'];
+    case 'get_credit_usage':
+      return args.by_date ? ['credits-by-date-model'] : ['credits-by-date-model', 'credits-by-model-months'];
+    case 'get_cost_analytics':
+      return args.granularity === 'day' ? ['cost-by-day'] : ['cost-by-day', 'cost-total-months'];
+    case 'list_active_users':
+      return ['dau'];
+    case 'get_editor_language_activity':
+      return ['editor-language'];
+    default:
+      return undefined;
+  }
+}
+
+/** The periods a range tool's answer covers: its own and the one it is compared with. */
+function periodsOf(out: any): Array<[string, string]> {
+  if (typeof out.date === 'string') return [[out.date, out.date]];
+  const own: [string, string] = [out.start_date, out.end_date];
+  return out.comparison ? [own, [out.comparison.start_date, out.comparison.end_date]] : [own];
+}
+
+describe(`every analytics tool answers from the history store as it does live (seed ${SEED})`, () => {
+  let sim: Simulator;
+  let stored: StoredHarness;
+  let live: Harness;
+  let blocks: Map<string, Array<{ start: number; end: number }>>;
+  let drawn: Array<[string, Args]> = [];
+
+  beforeAll(async () => {
+    console.log(`equivalence seed ${SEED} (replay: EQUIVALENCE_SEED=${SEED})`);
+    sim = await startSimulator({ users: 300, now: NOW, rateLimit: false, token: 'rw', readToken: 'ro' });
+    const started = Date.now();
+    stored = await storedHarness({ historyDays: HISTORY_DAYS, historyMonths: HISTORY_MONTHS }, { simulator: sim });
+    console.log(`sync: ${stored.synced.blocks} blocks, ${stored.synced.requests} requests, ${Date.now() - started} ms`);
+    live = await harness({ simulator: sim });
+    blocks = new Map();
+    for (const b of await stored.history.source.store.db.selectFrom('history_blocks').selectAll().execute()) {
+      const list = blocks.get(b.dataset) ?? [];
+      list.push({ start: Number(b.start_day), end: Number(b.end_day) });
+      blocks.set(b.dataset, list);
+    }
+    const people = await live.call('get_user_activity', { range: 'last_90_days', limit: 1000 });
+    const cost = await live.call('get_cost_analytics', {
+      range: 'last_90_days',
+      group_by: ['product', 'resource', 'expert'],
+      limit: 1000,
+    });
+    const distinct = (values: unknown[]) => [...new Set(values.filter((v): v is string => typeof v === 'string'))];
+    drawn = cases(SEED, {
+      users: distinct(people.structured.rows.map((r: any) => r.user)),
+      products: distinct(cost.structured.rows.map((r: any) => r.product)),
+      resources: distinct(cost.structured.rows.map((r: any) => r.resource)),
+      experts: distinct(cost.structured.rows.map((r: any) => r.expert_id)),
+    });
+  }, 120_000);
+  afterAll(async () => {
+    await stored?.close();
+    await live?.close();
+    await sim?.close();
+  });
+
+  it('stored the days and the months', () => {
+    expect(blocks.get('user-activity')?.length).toBe(HISTORY_DAYS);
+    expect(coveredBy(blocks, ['user-activity'], FIRST_STORED, YESTERDAY)).toBe(true);
+    expect(blocks.get('user-activity-months')?.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('answers each drawn question alike, from the store whenever it holds every day', async () => {
+    const mismatches: string[] = [];
+    let fromHistory = 0;
+    for (const plan of [undefined, 'credits', 'usd'] as const) {
+      for (const [tool, args] of drawn) {
+        if (plan === undefined ? tool === 'get_budget_status' : tool !== 'get_budget_status') continue;
+        if (plan) sim.setPlan(plan);
+        const label = `${tool} ${JSON.stringify(args)}${plan ? ` (plan ${plan})` : ''}`;
+        const before = sim.requests().length;
+        const a: ToolAnswer = await stored.call(tool, args);
+        const sent = sim.requests().length - before;
+        const b: ToolAnswer = await live.call(tool, args);
+        if (a.isError !== b.isError || (a.isError && a.text !== b.text)) {
+          mismatches.push(
+            `${label}: stored ${a.isError ? `error ${a.text}` : 'ok'}, live ${b.isError ? `error ${b.text}` : 'ok'}`,
+          );
+          continue;
+        }
+        if (a.isError) continue;
+        try {
+          expect(comparable(a.structured)).toEqual(comparable(b.structured));
+        } catch (error) {
+          mismatches.push(`${label}: ${(error as Error).message.slice(0, 3000)}`);
+          continue;
+        }
+        const ids = datasetsOf(tool, args);
+        if (ids && periodsOf(a.structured).every(([s, e]) => coveredBy(blocks, ids, s, e))) {
+          fromHistory++;
+          if (a.structured.freshness.source !== 'history' || sent !== 0)
+            mismatches.push(
+              `${label}: held by the store, yet source ${a.structured.freshness.source}, ${sent} requests`,
+            );
+        }
+      }
+    }
+    console.log(`equivalence: ${drawn.length} questions, ${fromHistory} wholly from the store`);
+    expect(mismatches).toEqual([]);
+    expect(fromHistory).toBeGreaterThan(0);
+  }, 300_000);
+});
