@@ -11,23 +11,59 @@ export interface StoredHarness extends Harness {
   history: RuntimeHistory;
   /** The sync that filled the store before the first call. */
   synced: SyncResult;
-  /** The store's SQLite file. */
-  path: string;
+  /** The store: a SQLite file, or a PostgreSQL URL. */
+  where: string;
 }
 
 export interface StoreOptions {
   historyDays: number;
   historyMonths: number;
+  /** SQLite (a fresh file) by default; PostgreSQL: a fresh database at 127.0.0.1:5432, dropped on close. */
+  engine?: 'sqlite' | 'postgres';
+}
+
+const ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Runs one statement on the server's own database (CREATE and DROP DATABASE cannot run in a transaction). */
+async function admin(sql: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: ADMIN });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Where the store lives, and how it is removed afterwards. */
+async function storeTarget(engine: 'sqlite' | 'postgres'): Promise<{ where: string; remove(): Promise<void> }> {
+  if (engine === 'postgres') {
+    const name = `history_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+    await admin(`CREATE DATABASE "${name}"`);
+    return {
+      where: `postgres://postgres@127.0.0.1:5432/${name}`,
+      remove: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'history-harness-'));
+  return {
+    where: join(dir, 'store', 'history.sqlite'),
+    remove: async () => rmSync(dir, { recursive: true, force: true }),
+  };
 }
 
 /**
- * A harness whose client has a history store (a fresh SQLite file in a temporary directory), synced
- * once from its simulator before it is returned: the tools answer the stored days from it.
+ * A harness whose client has a history store (a fresh SQLite file in a temporary directory, or a fresh
+ * PostgreSQL database), synced once from its simulator before it is returned: the tools answer the stored
+ * days from it.
  */
 export async function storedHarness(store: StoreOptions, options: HarnessOptions = {}): Promise<StoredHarness> {
-  const h = await harness(options);
-  const dir = mkdtempSync(join(tmpdir(), 'history-harness-'));
-  const path = join(dir, 'store', 'history.sqlite');
+  const target = await storeTarget(store.engine ?? 'sqlite');
+  const h = await harness(options).catch(async (error: unknown) => {
+    await target.remove();
+    throw error;
+  });
   const log = createLogger(
     'warn',
     (t) => t,
@@ -35,9 +71,14 @@ export async function storedHarness(store: StoreOptions, options: HarnessOptions
   );
   let history: RuntimeHistory | undefined;
   try {
-    history = await attachHistory(h.upstream, { history: path, cacheDir: undefined, demo: false }, log);
+    history = await attachHistory(h.upstream, { history: target.where, cacheDir: undefined, demo: false }, log);
     if (!history) throw new Error(`the history store could not be opened: ${h.logs.join('\n')}`);
-    const outcome = await syncOnce(h.upstream, history.source, { ...store, syncShare: 1 }, {});
+    const outcome = await syncOnce(
+      h.upstream,
+      history.source,
+      { historyDays: store.historyDays, historyMonths: store.historyMonths, syncShare: 1 },
+      {},
+    );
     if (!outcome.ran) throw new Error(outcome.reason);
     if (outcome.result.failed.length) throw new Error(`the sync failed: ${JSON.stringify(outcome.result.failed)}`);
     const opened = history;
@@ -45,17 +86,17 @@ export async function storedHarness(store: StoreOptions, options: HarnessOptions
       ...h,
       history: opened,
       synced: outcome.result,
-      path,
+      where: target.where,
       async close() {
         await h.close();
         await opened.close();
-        rmSync(dir, { recursive: true, force: true });
+        await target.remove();
       },
     };
   } catch (error) {
     await history?.close();
     await h.close();
-    rmSync(dir, { recursive: true, force: true });
+    await target.remove();
     throw error;
   }
 }

@@ -18,6 +18,8 @@ const HISTORY_DAYS = 100;
 const HISTORY_MONTHS = 24;
 /** The simulator's and the clients' clock: NOW, or another instant on the same day (e.g. before the refresh hour). */
 const AT = process.env.EQUIVALENCE_NOW ?? NOW;
+/** The store's engine: SQLite, or PostgreSQL with EQUIVALENCE_STORE=postgres. */
+const ENGINE = process.env.EQUIVALENCE_STORE === 'postgres' ? 'postgres' : 'sqlite';
 
 /** mulberry32: a small seeded generator, so that a failing run can be replayed. */
 function generator(seed: number) {
@@ -291,7 +293,7 @@ function periodsOf(out: any): Array<[string, string]> {
   return out.comparison ? [own, [out.comparison.start_date, out.comparison.end_date]] : [own];
 }
 
-describe(`every analytics tool answers from the history store as it does live (seed ${SEED})`, () => {
+describe(`every analytics tool answers from the history store (${ENGINE}) as it does live (seed ${SEED})`, () => {
   let sim: Simulator;
   let stored: StoredHarness;
   let live: Harness;
@@ -302,7 +304,10 @@ describe(`every analytics tool answers from the history store as it does live (s
     console.log(`equivalence seed ${SEED} (replay: EQUIVALENCE_SEED=${SEED})`);
     sim = await startSimulator({ users: 300, now: AT, rateLimit: false, token: 'rw', readToken: 'ro' });
     const started = Date.now();
-    stored = await storedHarness({ historyDays: HISTORY_DAYS, historyMonths: HISTORY_MONTHS }, { simulator: sim });
+    stored = await storedHarness(
+      { historyDays: HISTORY_DAYS, historyMonths: HISTORY_MONTHS, engine: ENGINE },
+      { simulator: sim },
+    );
     console.log(
       `sync: ${stored.synced.blocks} blocks, ${stored.synced.requests} requests, ${Date.now() - started} ms`,
       stored.synced.byGroup,

@@ -19,36 +19,42 @@ const INSIDE: Array<[string, Record<string, unknown>]> = [
   ['get_usage_overview', { range: 'last_7_days' }],
 ];
 
-describe('inside the stored window, questions answer with the upstream unreachable', () => {
-  let sim: Simulator;
-  let stored: StoredHarness;
-  const before = new Map<string, ToolAnswer>();
+describe.each(['sqlite', 'postgres'] as const)(
+  'inside the stored window (%s), questions answer with the upstream unreachable',
+  (engine) => {
+    let sim: Simulator;
+    let stored: StoredHarness;
+    const before = new Map<string, ToolAnswer>();
 
-  beforeAll(async () => {
-    sim = await startSimulator({ users: 300, now: NOW, rateLimit: false, token: 'rw', readToken: 'ro' });
-    stored = await storedHarness({ historyDays: 20, historyMonths: 2 }, { simulator: sim });
-    // The live answers, while the upstream is still there.
-    const live = await harness({ simulator: sim });
-    for (const [tool, args] of INSIDE) before.set(JSON.stringify([tool, args]), await live.call(tool, args));
-    await live.close();
-    await sim.close();
-  }, 120_000);
-  afterAll(async () => {
-    await stored?.close();
-  });
+    beforeAll(async () => {
+      sim = await startSimulator({ users: 300, now: NOW, rateLimit: false, token: 'rw', readToken: 'ro' });
+      stored = await storedHarness({ historyDays: 20, historyMonths: 2, engine }, { simulator: sim });
+      // The live answers, while the upstream is still there.
+      const live = await harness({ simulator: sim });
+      for (const [tool, args] of INSIDE) before.set(JSON.stringify([tool, args]), await live.call(tool, args));
+      await live.close();
+      await sim.close();
+    }, 120_000);
+    afterAll(async () => {
+      await stored?.close();
+    });
 
-  it.each(INSIDE)('%s %j: from the store, as it answered live', async (tool, args) => {
-    const answer = await stored.call(tool, args);
-    expect(answer.isError, answer.text).toBe(false);
-    expect(answer.structured.freshness.source).toBe('history');
-    expect(answer.text).toContain('from the history store');
-    const live = before.get(JSON.stringify([tool, args]))!;
-    expect(live.isError).toBe(false);
-    expect(comparable(answer.structured)).toEqual(comparable(live.structured));
-  });
+    it.each(INSIDE)('%s %j: from the store, as it answered live', async (tool, args) => {
+      const answer = await stored.call(tool, args);
+      expect(answer.isError, answer.text).toBe(false);
+      expect(answer.structured.freshness.source).toBe('history');
+      expect(answer.text).toContain('from the history store');
+      const live = before.get(JSON.stringify([tool, args]))!;
+      expect(live.isError).toBe(false);
+      expect(comparable(answer.structured)).toEqual(comparable(live.structured));
+    });
 
-  it('a question outside the window still needs the upstream, and says it cannot reach it', async () => {
-    const answer = await stored.call('get_user_activity', { start_date: addDays(YESTERDAY, -40), end_date: YESTERDAY });
-    expect(answer.isError).toBe(true);
-  });
-});
+    it('a question outside the window still needs the upstream, and says it cannot reach it', async () => {
+      const answer = await stored.call('get_user_activity', {
+        start_date: addDays(YESTERDAY, -40),
+        end_date: YESTERDAY,
+      });
+      expect(answer.isError).toBe(true);
+    });
+  },
+);
