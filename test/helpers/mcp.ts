@@ -37,6 +37,8 @@ export interface ToolAnswer {
 export interface HarnessOptions {
   config?: Partial<Config> & Record<string, unknown>;
   sim?: SimulatorOptions;
+  /** A running simulator to use instead of starting one; close() leaves it running. */
+  simulator?: Simulator;
   capabilities?: ClientCapabilities;
   /**
    * legacy: in-memory 2025-era connection; modern: 2026-07-28 through the HTTP handler, in process;
@@ -50,14 +52,16 @@ export interface HarnessOptions {
 
 /** A real MCP client talking to createServer() in process, with the simulator behind it over real HTTP. */
 export async function harness(options: HarnessOptions = {}): Promise<Harness> {
-  const sim = await startSimulator({
-    users: 300,
-    now: NOW,
-    rateLimit: false,
-    token: 'rw',
-    readToken: 'ro',
-    ...options.sim,
-  });
+  const sim =
+    options.simulator ??
+    (await startSimulator({
+      users: 300,
+      now: NOW,
+      rateLimit: false,
+      token: 'rw',
+      readToken: 'ro',
+      ...options.sim,
+    }));
   const config = configSchema.parse({ token: sim.token, baseUrl: sim.url, logLevel: 'debug', ...options.config });
   const logs: string[] = [];
   const pii = new Pseudonymizer(config.pii, config.piiKey ?? config.token!);
@@ -119,7 +123,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
       await mcp.close();
       await closeServer();
       await upstream.close();
-      await sim.close();
+      if (!options.simulator) await sim.close();
     },
   };
 }
