@@ -32,8 +32,8 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
     : undefined;
   const runtime = tenants ? tenants.runtimes[0]! : await createRuntime(config, { env });
   const history = runtime.history;
-  // With a history store the warm-up is the sync; the demo fills its store at start.
-  const syncing = history && (config.sync || config.warm || config.demo);
+  // With a history store the warm-up is the sync (the tour fills the demo's store itself).
+  const syncing = history && (config.sync || config.warm);
   if (config.sync && !history) runtime.log.warn('--sync needs a history store (--history): not syncing');
   const sync = syncing ? new (await import('./warm/sync-schedule.js')).SyncScheduler() : undefined;
   if (sync && history) {
