@@ -87,9 +87,11 @@ export class HttpTransport {
 
   async send(req: HttpRequest): Promise<HttpResponse> {
     if (req.signal?.aborted) throw abortError(req.signal, req.endpoint);
+    // Loading the HTTP client (once, lazily) is not part of an attempt: a cold start must not eat its deadline.
+    const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.dispatcherOf()]);
+    if (req.signal?.aborted) throw abortError(req.signal, req.endpoint);
     const attempt = AbortSignal.timeout(this.options.attemptTimeoutMs);
     try {
-      const [{ request }, dispatcher] = await Promise.all([loadUndici(), this.dispatcherOf()]);
       // The signal also covers reading the body: undici destroys the body stream when it aborts.
       const res = await request(req.url, {
         method: req.method,
