@@ -52,12 +52,13 @@ export class HistorySource implements HistoryPort {
   private async read(request: Request, sources: Source[]) {
     const { start, end } = request.days;
     const now = this.options.now();
-    const chosen: Array<{ source: Source; start: number; end: number; fetched_at: string }> = [];
+    const chosen: Array<{ source: Source; start: number; end: number; fetched_at: string; expires_at: number | null }> =
+      [];
     for (const source of sources) {
       for (const b of await this.store.blocks(source.dataset.id, start, end, now)) {
         const inside = b.start >= start && b.end <= end;
         const overlaps = chosen.some((c) => b.start <= c.end && b.end >= c.start);
-        if (inside && !overlaps) chosen.push({ source, start: b.start, end: b.end, fetched_at: b.fetched_at });
+        if (inside && !overlaps) chosen.push({ source, ...b });
       }
     }
     if (chosen.length === 0) return null;
@@ -65,14 +66,20 @@ export class HistorySource implements HistoryPort {
     const missing = gaps(start, end, chosen);
     // Two live holes cost two walks of every person: one walk of the whole range is cheaper.
     if (missing.length > 1) return null;
-    const next = new Date(nextDailyRefresh(now, this.options.days().refreshHour)).toISOString();
+    const daily = nextDailyRefresh(now, this.options.days().refreshHour);
     const parts: StoredPart[] = [];
     for (const c of chosen) {
       const rows = await this.store.rows(c.source.dataset.id, c.start, c.end);
       parts.push({
         days: { start: c.start, end: c.end },
         items: c.source.project(rows),
-        freshness: { fetched_at: c.fetched_at, from_cache: false, source: 'history', next_refresh_at: next },
+        freshness: {
+          fetched_at: c.fetched_at,
+          from_cache: false,
+          source: 'history',
+          // A block that may still change (today's credit usage, say) is fetched again when it expires.
+          next_refresh_at: new Date(Math.min(daily, c.expires_at ?? daily)).toISOString(),
+        },
       });
     }
     return { parts, missing };
