@@ -92,7 +92,8 @@ export class HistoryStore {
       .where('end_day', '=', end)
       .orderBy('seq')
       .execute();
-    return rows.map((r) => JSON.parse(r.body) as Row);
+    // One parse of the whole block: many times faster than one per row at tens of thousands of rows.
+    return JSON.parse(`[${rows.map((r) => r.body).join(',')}]`) as Row[];
   }
 
   /** Writes blocks whole, replacing any stored ones of the same days: all of them or none. */
