@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC_FIELDS } from '../../src/contract/metrics.js';
+import { HELP } from '../../src/config/config.js';
 import { runExportCommand } from '../../src/export/export-command.js';
 import type { HistoryStore } from '../../src/history/history-store.js';
 import { attachHistory, type RuntimeHistory } from '../../src/history/runtime-history.js';
@@ -281,6 +282,13 @@ describe('org-analytics-mcp export, from a store the sync filled (SQLite, simula
     expect(parseCsv(run.stdout).length - 1).toBe(
       (await stored('user-activity', '2026-11-11', '2026-11-20')).rows.length,
     );
+  });
+
+  it('says its flags with --help, and the server --help names it', async () => {
+    const run = await binary(['--help']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('--what WHAT            user-activity | credits | cost');
+    expect(HELP).toContain('org-analytics-mcp export [options]');
   });
 
   it('exits 1 when the store holds none of the days, writing nothing', async () => {
