@@ -39,6 +39,10 @@ async function main(argv: string[]): Promise<number> {
     const { runSyncCommand } = await import('./history/sync-command.js');
     return runSyncCommand(rest, process.env);
   }
+  if (command === 'export') {
+    const { runExportCommand } = await import('./export/export-command.js');
+    return runExportCommand(rest, process.env);
+  }
   if (argv.includes('--help') || argv.includes('-h')) {
     const { HELP } = await import('./config/config.js');
     process.stdout.write(HELP);

@@ -83,6 +83,7 @@ export const HELP = `Usage: org-analytics-mcp [options]
        org-analytics-mcp simulator [options]   (see: org-analytics-mcp simulator --help)
        org-analytics-mcp tour                  (a guided run against the embedded simulator)
        org-analytics-mcp warm [options]        (fetch the most asked answers into the cache; see warm --help)
+       org-analytics-mcp export [options]      (stored history days as CSV or Parquet; see export --help)
        org-analytics-mcp api-key create|revoke|list   (keys for a shared HTTP server; see api-key --help)
        org-analytics-mcp login|logout|auth status     (sign in as yourself instead of a token; see login --help)
 

@@ -8,6 +8,7 @@ import { benchSimulator } from './simulator.bench.js';
 import { benchStartup } from './startup.bench.js';
 import { benchUpstream } from './upstream.bench.js';
 import { benchViews } from './views.bench.js';
+import { benchExport } from './export.bench.js';
 
 type Print = (line: string) => void;
 
@@ -24,6 +25,7 @@ const benches: Array<[name: string, run: (print: Print) => Promise<void>, largeO
   ['large organization', benchLargeOrg, true],
   ['composite answers', benchComposite, true],
   ['views', benchViews, false],
+  ['export', benchExport, false],
 ];
 
 // Figures, not pass/fail: each bench prints what it measured.

@@ -1,0 +1,52 @@
+import type { Writable } from 'node:stream';
+import { EXIT_FAILURE } from '../config/cli-options.js';
+import type { Days } from '../domain/published-days.js';
+import { datasetById } from '../history/datasets.js';
+import type { HistoryStore } from '../history/history-store.js';
+import { lastStorableDay } from '../history/store-rules.js';
+import { formatDay } from '../util/utc-date.js';
+import { SHAPES, type Masks } from './columns.js';
+import type { ExportArgs } from './export-args.js';
+import { csvSink, parquetSink } from './sinks.js';
+import { dayRuns, storedDays, storedRows } from './stored-days.js';
+
+export interface ExportIo {
+  days: Days;
+  masks: Masks;
+  say: (line: string) => void;
+  /** Opens the output: only once there is something to write. */
+  open: () => { out: Writable; close(): Promise<void> };
+}
+
+/** Writes the stored days of [from, to]; says which days the store lacks and how to fill them. The exit code. */
+export async function runExport(store: HistoryStore, args: ExportArgs, io: ExportIo): Promise<number> {
+  const shape = SHAPES[args.what];
+  const { blocks, missing } = await storedDays(store, shape.dataset, args.from, args.to);
+  if (missing.length) io.say(missingMessage(missing, args, lastStorableDay(datasetById(shape.dataset), io.days)));
+  if (blocks.length === 0) {
+    io.say(`the store (${store.where}) holds none of the days ${formatDay(args.from)}..${formatDay(args.to)}`);
+    return EXIT_FAILURE;
+  }
+  const { out, close } = io.open();
+  const sink = args.format === 'csv' ? csvSink(out, shape.columns) : parquetSink(out, shape.columns);
+  let rows = 0;
+  for await (const day of storedRows(store, shape.dataset, blocks)) {
+    for (const record of day.rows) {
+      await sink.row(shape.cells(day.date, record, io.masks));
+      rows++;
+    }
+  }
+  await sink.end();
+  await close();
+  io.say(`${rows} rows of ${blocks.length} stored days written${args.out ? ` to ${args.out}` : ''}`);
+  return 0;
+}
+
+function missingMessage(missing: readonly number[], args: ExportArgs, last: number): string {
+  const fillable = missing.filter((d) => d <= last);
+  const later = missing.length - fillable.length;
+  const parts = [`the store lacks ${missing.length} of the days asked for ${args.what}: ${dayRuns(missing)}`];
+  if (fillable.length) parts.push(`fill them with: org-analytics-mcp sync --history-days ${last - fillable[0]! + 1}`);
+  if (later) parts.push(`${later} of them are not published yet (the latest storable day is ${formatDay(last)})`);
+  return parts.join('; ');
+}
