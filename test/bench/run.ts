@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { benchColdStartSideBySide } from './cold-start.bench.js';
 import { benchComposite } from './composite.bench.js';
+import { benchHistory } from './history.bench.js';
 import { benchHttpThroughput } from './http-throughput.bench.js';
 import { benchLargeOrg } from './large-org.bench.js';
 import { benchAnswerSizes } from './mcp.bench.js';
@@ -24,6 +25,13 @@ const benches: Array<[name: string, run: (print: Print) => Promise<void>, largeO
   ['large organization', benchLargeOrg, true],
   ['composite answers', benchComposite, true],
   ['views', benchViews, false],
+  // Issue 23's figures: it shortens itself with --quick (10,000 people, a week synced and copied to 90 days).
+  ['history', benchHistory, false],
+];
+// `--only NAME` (repeatable, or BENCH_ONLY=a,b) runs only the benches whose name contains one of them.
+const only = [
+  ...process.argv.flatMap((a, i) => (a === '--only' ? [process.argv[i + 1] ?? ''] : [])),
+  ...(process.env.BENCH_ONLY ?? '').split(',').filter(Boolean),
 ];
 
 // Figures, not pass/fail: each bench prints what it measured.
@@ -37,6 +45,7 @@ print(
 const started = performance.now();
 for (const [name, run, largeOrg] of benches) {
   if (quick && largeOrg) continue;
+  if (only.length && !only.some((o) => name.includes(o))) continue;
   const t = performance.now();
   await run(print);
   print(`  (${name}: ${((performance.now() - t) / 1000).toFixed(0)} s)`);

@@ -1,0 +1,108 @@
+import { RATE_LIMITS } from '../../src/contract/limits.js';
+import { earliestDay } from '../../src/domain/dates.js';
+import { monthOf } from '../../src/history/store-rules.js';
+import {
+  backfillDays,
+  backfillMonths,
+  printBackfill,
+  type BackfillRow,
+} from './history-backfill.js';
+import { replicate } from './history-replicate.js';
+import { bytesOnDisk, historyRig, postgresCopy, type HistoryRig } from './history-fixture.js';
+import { measurePacing, printPacing, type Pace } from './history-pacing.js';
+import { printTimed, questionSets, timeQuestions, type Timed } from './history-queries.js';
+
+type Print = (line: string) => void;
+const POSTGRES = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+
+/** The questions of the issue on one store: on SQLite, then the same on PostgreSQL. */
+async function queries(rig: HistoryRig, quick: boolean): Promise<Timed[][]> {
+  const days = rig.client.days();
+  // The oldest whole month the sync keeps within the upstream's two years.
+  let firstMonth = monthOf(earliestDay(days.today)).start;
+  if (firstMonth < earliestDay(days.today)) firstMonth = monthOf(monthOf(firstMonth).end + 1).start;
+  const sets = questionSets(days.published, firstMonth, quick);
+  // One unmeasured question first: the first read opens the file and fills the page cache.
+  const warmUp = [{ ...sets[0]!, questions: sets[0]!.questions.slice(0, 1) }];
+  await timeQuestions(rig, warmUp, 1);
+  const out = [await timeQuestions(rig, sets, 1)];
+  if (process.env.BENCH_POSTGRES !== '0') {
+    const pg = await postgresCopy(rig, POSTGRES);
+    try {
+      await timeQuestions(pg, warmUp, 1);
+      out.push(await timeQuestions(pg, sets, 1));
+    } finally {
+      await pg.close();
+    }
+  }
+  return out;
+}
+
+/** How much one size syncs for real; the rest of 90 days and 24 months is scaled (requests) or copied (store). */
+interface Plan {
+  users: number;
+  days: number;
+  months: number;
+}
+
+/** `BENCH_HISTORY_SIZES=10000,50000` picks the sizes (default: both, or 10,000 with --quick). */
+function plans(quick: boolean): Plan[] {
+  const sizes = (process.env.BENCH_HISTORY_SIZES ?? (quick ? '10000' : '10000,50000')).split(',').map(Number);
+  return sizes.map((users) =>
+    quick ? { users, days: 7, months: 1 } : users <= 10_000 ? { users, days: 90, months: 3 } : { users, days: 7, months: 1 },
+  );
+}
+
+/**
+ * Issue 23's figures against the simulator: backfill requests per rate group and the time they take at
+ * the documented limits, the pace of a sync at those limits, answers from the store (SQLite and
+ * PostgreSQL), the store's size and the sync's peak RSS.
+ */
+export async function benchHistory(print: Print): Promise<void> {
+  const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
+  const backfill: BackfillRow[] = [];
+  const lines: string[] = [];
+  const say = (line: string) => lines.push(line);
+  print('history store (issue 23), against the simulator:');
+  for (const plan of plans(quick)) {
+    const { users } = plan;
+    const people = `${users.toLocaleString('en-US')} people`;
+    const rig = await historyRig({ users, rateLimit: false });
+    try {
+      const days = await backfillDays(rig, users, plan.days);
+      backfill.push(...days);
+      const size = bytesOnDisk(rig.file!);
+      const perTenK = (size / (users / 10_000)) * (90 / plan.days);
+      const months = await backfillMonths(rig, users, plan.months);
+      backfill.push(months);
+      const rss = Math.max(days[0]!.peakRssMb, days[1]!.peakRssMb, months.peakRssMb);
+      say(
+        `  store at ${people}: ${mb(size)} for ${plan.days} days ` +
+          `(${mb(perTenK)} per 10,000 people per 90 days, ${plan.days === 90 ? 'measured' : 'derived'}); ` +
+          `sync peak RSS in a process of its own (measured): days ${days[0]!.peakRssMb.toFixed(0)} MB, ` +
+          `increment ${days[1]!.peakRssMb.toFixed(0)} MB, months ${months.peakRssMb.toFixed(0)} MB ` +
+          `(goal <= 200 MB: ${rss <= 200 ? 'met' : 'not met'})`,
+      );
+      const copied = await replicate(rig, 90, 24);
+      const [sqlite, pg] = await queries(rig, quick);
+      say(
+        `  answers from the store at ${people}, client.list, measured` +
+          (copied
+            ? ` (the store filled to 90 days and 24 months by copying the ${plan.days} synced days and ${plan.months} months: ${copied} blocks):`
+            : ':'),
+      );
+      printTimed(say, 'SQLite', sqlite!);
+      if (pg) printTimed(say, 'PostgreSQL', pg);
+    } finally {
+      await rig.close();
+    }
+  }
+  const pace: Pace = await measurePacing(10_000, quick ? 20 : 60);
+  const measured = Object.fromEntries(
+    Object.entries(pace.perMinute).map(([g, n]) => [g, n || RATE_LIMITS[g as keyof typeof RATE_LIMITS].perMinute]),
+  ) as Pace['perMinute'];
+  printBackfill(print, backfill, measured);
+  for (const line of lines) print(line);
+  printPacing(print, 10_000, pace);
+}
