@@ -1,5 +1,6 @@
 import type { RateGroup } from '../../src/contract/limits.js';
-import { DAY_MS, GROUPS, duration, minutesAt, childSync, type HistoryRig, type Synced } from './history-fixture.js';
+import { DAY_MS, type HistoryRig } from './history-fixture.js';
+import { GROUPS, childSync, duration, minutesAt, type Synced } from './history-sync.js';
 
 /** One line of the backfill table: requests per group, measured or scaled from a slice. */
 export interface BackfillRow {

@@ -1,6 +1,7 @@
 import { RATE_LIMITS, type RateGroup } from '../../src/contract/limits.js';
 import { DEFAULT_LIMITS } from '../../src/upstream/limits/limits-config.js';
-import { GROUPS, groupOfPath, historyRig, timedSync } from './history-fixture.js';
+import { historyRig } from './history-fixture.js';
+import { GROUPS, groupOfPath, timedSync } from './history-sync.js';
 
 export interface Pace {
   seconds: number;
