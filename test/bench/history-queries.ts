@@ -142,3 +142,29 @@ export function printTimed(print: (line: string) => void, where: string, timed: 
     print(`      slowest: ${slowest.map(([label, ms]) => `${label} ${ms.toFixed(0)} ms`).join('; ')}`);
   }
 }
+
+/** Questions inside what a short sync stored (`days` days and the previous month), for a store not filled by copying. */
+export function syncedSets(published: number, days: number): QuestionSet[] {
+  const random = seeded(7);
+  const all = kinds({});
+  const adhoc: Question[] = [];
+  for (let i = 0; i < 10; i++) {
+    const length = 1 + Math.floor(random() * days);
+    const end = published - Math.floor(random() * (days - length + 1));
+    const [label, listing] = all[i % all.length]!;
+    adhoc.push([`${label}, ${length} days`, listing, span(end - length + 1, end)]);
+  }
+  const previous = monthOf(monthOf(published).start - 1);
+  return [
+    {
+      name: `the ${days} synced days: canonical and ad-hoc`,
+      goalMs: 1000,
+      questions: [...kinds({ range: 'last_7_days' }), ...adhoc],
+    },
+    {
+      name: 'previous month (one stored month)',
+      goalMs: 2000,
+      questions: kinds(span(previous.start, previous.end)).slice(0, 4),
+    },
+  ];
+}
