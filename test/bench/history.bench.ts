@@ -72,8 +72,8 @@ function plans(quick: boolean): Plan[] {
 export async function benchHistory(print: Print): Promise<void> {
   const quick = process.argv.includes('--quick') || process.env.BENCH_QUICK === '1';
   const backfill: BackfillRow[] = [];
-  const lines: string[] = [];
-  const say = (line: string) => lines.push(line);
+  // Printed as soon as measured: a long run stopped half-way still shows what it got.
+  const say = print;
   print('history store (issue 23), against the simulator:');
   for (const plan of plans(quick)) {
     const { users } = plan;
@@ -82,10 +82,12 @@ export async function benchHistory(print: Print): Promise<void> {
     try {
       const days = await backfillDays(rig, users, plan.days);
       backfill.push(...days);
+      printBackfill(print, days);
       const size = bytesOnDisk(rig.file!);
       const perTenK = (size / (users / 10_000)) * (90 / plan.days);
       const months = await backfillMonths(rig, users, plan.months);
       backfill.push(months);
+      printBackfill(print, [months]);
       const rss = Math.max(days[0]!.peakRssMb, days[1]!.peakRssMb, months.peakRssMb);
       say(
         `  store at ${people}: ${mb(size)} for ${plan.days} days ` +
@@ -133,7 +135,7 @@ export async function benchHistory(print: Print): Promise<void> {
         Object.entries(pace.perMinute).map(([g, n]) => [g, n || RATE_LIMITS[g as keyof typeof RATE_LIMITS].perMinute]),
       ) as Pace['perMinute'])
     : undefined;
-  printBackfill(print, backfill, measured);
-  for (const line of lines) print(line);
   if (pace) printPacing(print, 10_000, pace);
+  print('  all backfills together' + (pace ? ', with the time at the pace the paced run kept:' : ':'));
+  printBackfill(print, backfill, measured);
 }
