@@ -100,7 +100,8 @@ export async function benchHistory(print: Print): Promise<void> {
       if (process.env.BENCH_HISTORY_QUERIES === '0') continue;
       // BENCH_HISTORY_REPLICATE=0: only questions inside the synced days (a 90-day store at 50,000 people is
       // some 18 GB: copying it takes long); their times scaled to 90 days are derived.
-      const copy = process.env.BENCH_HISTORY_REPLICATE !== '0';
+      // --quick copies nothing either: it times the week it synced.
+      const copy = (process.env.BENCH_HISTORY_REPLICATE ?? (quick ? '0' : '1')) !== '0';
       const copied = copy ? await replicate(rig, 90, 24) : 0;
       const known = rig.client.days();
       const sets = copy
