@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DATASETS } from '../../src/history/datasets.js';
+import { attachHistory, type RuntimeHistory } from '../../src/history/runtime-history.js';
+import { createLogger } from '../../src/logger.js';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import type { AnalyticsClient, ClientOptions } from '../../src/upstream/client.js';
+import { clientFor } from '../helpers/client.js';
+import { NOW } from '../helpers/sim.js';
+
+export const DAY_MS = 86_400_000;
+
+/** A simulator, a client on its clock, and a history store (a SQLite file in a temporary directory, or PostgreSQL). */
+export interface HistoryRig {
+  sim: Simulator;
+  client: AnalyticsClient;
+  history: RuntimeHistory;
+  dir: string;
+  /** The SQLite file, if the store is one. */
+  file?: string;
+  close(): Promise<void>;
+}
+
+const quiet = createLogger(
+  'warn',
+  (t) => t,
+  () => {},
+);
+
+let runs = 0;
+
+export async function historyRig(options: {
+  users: number;
+  rateLimit: boolean;
+  client?: Partial<ClientOptions>;
+  now?: string | number;
+}): Promise<HistoryRig> {
+  // A distinct token per run: the PostgreSQL schema is named after the credential's fingerprint.
+  const token = `bench-history-${process.pid}-${Date.now()}-${runs++}`;
+  const sim = await startSimulator({
+    users: options.users,
+    now: options.now ?? NOW,
+    rateLimit: options.rateLimit,
+    token,
+  });
+  const client = clientFor(sim, options.client);
+  const dir = mkdtempSync(join(tmpdir(), 'oam-bench-history-'));
+  const file = join(dir, 'store', 'history.sqlite');
+  const history = await attachHistory(client, { history: file, cacheDir: undefined, demo: false }, quiet);
+  if (!history) throw new Error('the history store did not open');
+  return {
+    sim,
+    client,
+    history,
+    dir,
+    file,
+    close: async () => {
+      await history.close();
+      await client.close();
+      await sim.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The rig's stored blocks copied into a PostgreSQL store on a second client of the same simulator. */
+export async function postgresCopy(rig: HistoryRig, url: string): Promise<HistoryRig> {
+  const client = clientFor(rig.sim);
+  const history = await attachHistory(client, { history: url, cacheDir: undefined, demo: false }, quiet);
+  if (!history) throw new Error(`PostgreSQL at ${url} did not open`);
+  const from = rig.history.source.store;
+  for (const dataset of DATASETS) {
+    for (const b of await from.blocks(dataset.id, 0, 1_000_000)) {
+      const items = await from.rows(dataset.id, b.start, b.end);
+      await history.source.store.put([{ ...b, items }]);
+    }
+  }
+  return {
+    sim: rig.sim,
+    client,
+    history,
+    dir: rig.dir,
+    close: async () => {
+      await history.close();
+      const { default: pg } = await import('pg');
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS "org_analytics_${client.caller.credential}" CASCADE`);
+      await admin.end();
+      await client.close();
+    },
+  };
+}
