@@ -7,6 +7,7 @@ import { datasetsOfRequest, type Dataset } from './datasets.js';
 import type { HistoryStore, NewBlock } from './history-store.js';
 import { blockExpiry, isWholeMonth, lastStorableDay } from './store-rules.js';
 import { sourcesOf, type Source } from './serving.js';
+import { rollupsOf } from './cost-rollups.js';
 
 type Request = UpstreamRequest & { days: DayRange };
 type Row = Record<string, unknown>;
@@ -110,14 +111,22 @@ export class HistorySource implements HistoryPort {
       fetched_at: fetchedAt,
       expires_at: blockExpiry(dataset, end, days, now),
     });
+    let blocks: NewBlock[];
     if (dataset.per === 'month')
-      return isWholeMonth(window) && window.end <= days.published - 2 ? [block(window.start, window.end, items)] : [];
-    if (dataset.per === 'day')
-      return window.start === window.end && window.end <= last ? [block(window.start, window.end, items)] : [];
-    const byDay = new Map<number, Row[]>();
-    for (let d = window.start; d <= Math.min(window.end, last); d++) byDay.set(d, []);
-    for (const row of items) byDay.get(dataset.dayOf!(row) ?? Number.NaN)?.push(row);
-    return [...byDay].map(([d, rows]) => block(d, d, rows));
+      blocks = isWholeMonth(window) && window.end <= days.published - 2 ? [block(window.start, window.end, items)] : [];
+    else if (dataset.per === 'day')
+      blocks = window.start === window.end && window.end <= last ? [block(window.start, window.end, items)] : [];
+    else {
+      const byDay = new Map<number, Row[]>();
+      for (let d = window.start; d <= Math.min(window.end, last); d++) byDay.set(d, []);
+      for (const row of items) byDay.get(dataset.dayOf!(row) ?? Number.NaN)?.push(row);
+      blocks = [...byDay].map(([d, rows]) => block(d, d, rows));
+    }
+    // Rollups are written with their block, in the same transaction: one is stored only with the other.
+    return blocks.flatMap((b) => [
+      b,
+      ...rollupsOf(dataset, b.items as Row[]).map((r) => ({ ...b, dataset: r.id, items: r.rows })),
+    ]);
   }
 
   private fail(error: Error): void {

@@ -121,9 +121,11 @@ async function runTask(
       answer.freshness.fetched_at,
     );
     await source.store.put(blocks);
-    own.blocks += blocks.length;
-    result.blocks += blocks.length;
-    return { requests, stored: blocks.length };
+    // Days and months stored; the rollups written with them are not counted apart.
+    const stored = blocks.filter((b) => b.dataset === task.dataset.id).length;
+    own.blocks += stored;
+    result.blocks += stored;
+    return { requests, stored };
   } catch (error) {
     if (options.signal?.aborted) return { requests, stored: 0 };
     result.failed.push({

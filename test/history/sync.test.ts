@@ -84,6 +84,47 @@ describe('the sync, then answers from the store (SQLite, simulator over HTTP)', 
     expect(sorted(answer.data)).toEqual(sorted(live.data));
   });
 
+  it('answers cost by resource and by user from the rollups stored with each day, not from every combination', async () => {
+    const store = history.source.store;
+    const rollups = await store.db
+      .selectFrom('history_blocks')
+      .select('dataset')
+      .distinct()
+      .where('dataset', 'like', 'cost-%-by-%')
+      .execute();
+    expect(rollups.map((r) => r.dataset).sort()).toEqual([
+      'cost-by-day-by-resource',
+      'cost-by-day-by-total',
+      'cost-by-day-by-user',
+      'cost-total-months-by-resource',
+      'cost-total-months-by-total',
+      'cost-total-months-by-user',
+    ]);
+    for (const group_by_keys of [['COST_ANALYTICS_GROUP_BY_RESOURCE'], ['COST_ANALYTICS_GROUP_BY_USER'], []]) {
+      const args = { range: 'previous_month', group_by_keys } as never;
+      const live = await client.list(costAnalytics, args, { liveOnly: true });
+      // Without the months of every combination, the answer can only come from a rollup.
+      const all = await store.db
+        .selectFrom('history_rows')
+        .selectAll()
+        .where('dataset', '=', 'cost-total-months')
+        .execute();
+      expect(all.length).toBeGreaterThan(0);
+      await store.db.deleteFrom('history_rows').where('dataset', '=', 'cost-total-months').execute();
+      try {
+        const stored = await client.list(costAnalytics, args);
+        expect(stored.freshness.source).toBe('history');
+        expect(sorted(stored.data)).toEqual(sorted(live.data));
+      } finally {
+        for (let i = 0; i < all.length; i += 1000)
+          await store.db
+            .insertInto('history_rows')
+            .values(all.slice(i, i + 1000))
+            .execute();
+      }
+    }
+  });
+
   it('a second sync finds nothing left but the days that may still be corrected', async () => {
     const outcome = await syncOnce(client, history.source, { historyDays: 10, historyMonths: 2, syncShare: 1 }, {});
     expect(outcome.ran).toBe(true);
