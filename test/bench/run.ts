@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { benchColdStartSideBySide } from './cold-start.bench.js';
 import { benchComposite } from './composite.bench.js';
-import { benchHistory } from './history.bench.js';
+import { benchHistory } from './history/history.bench.js';
 import { benchHttpThroughput } from './http-throughput.bench.js';
 import { benchLargeOrg } from './large-org.bench.js';
 import { benchAnswerSizes } from './mcp.bench.js';

@@ -1,13 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DATASETS } from '../../src/history/datasets.js';
-import { attachHistory, type RuntimeHistory } from '../../src/history/runtime-history.js';
-import { createLogger } from '../../src/logger.js';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import type { AnalyticsClient, ClientOptions } from '../../src/upstream/client.js';
-import { clientFor } from '../helpers/client.js';
-import { NOW } from '../helpers/sim.js';
+import { DATASETS } from '../../../src/history/datasets.js';
+import { attachHistory, type RuntimeHistory } from '../../../src/history/runtime-history.js';
+import { createLogger } from '../../../src/logger.js';
+import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
+import type { AnalyticsClient, ClientOptions } from '../../../src/upstream/client.js';
+import { clientFor } from '../../helpers/client.js';
+import { NOW } from '../../helpers/sim.js';
 
 export const DAY_MS = 86_400_000;
 

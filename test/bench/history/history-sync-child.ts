@@ -1,10 +1,10 @@
 // One sync in a process of its own, so that its peak RSS is the sync's alone (the simulator stays in the
 // bench's process). Run as `node --import tsx history-sync-child.ts '<json>'`; prints one line of JSON.
-import { attachHistory } from '../../src/history/runtime-history.js';
-import { syncOnce } from '../../src/history/sync-run.js';
-import { createLogger } from '../../src/logger.js';
-import type { Simulator } from '../../src/simulator/index.js';
-import { clientFor } from '../helpers/client.js';
+import { attachHistory } from '../../../src/history/runtime-history.js';
+import { syncOnce } from '../../../src/history/sync-run.js';
+import { createLogger } from '../../../src/logger.js';
+import type { Simulator } from '../../../src/simulator/index.js';
+import { clientFor } from '../../helpers/client.js';
 
 export interface ChildJob {
   url: string;

@@ -1,4 +1,4 @@
-import type { RateGroup } from '../../src/contract/limits.js';
+import type { RateGroup } from '../../../src/contract/limits.js';
 import { DAY_MS, type HistoryRig } from './history-fixture.js';
 import { GROUPS, childSync, duration, minutesAt, type Synced } from './history-sync.js';
 

@@ -1,7 +1,7 @@
-import { earliestDay } from '../../src/domain/dates.js';
-import { DATASETS } from '../../src/history/datasets.js';
-import { lastStorableDay, monthOf } from '../../src/history/store-rules.js';
-import { formatDay } from '../../src/util/utc-date.js';
+import { earliestDay } from '../../../src/domain/dates.js';
+import { DATASETS } from '../../../src/history/datasets.js';
+import { lastStorableDay, monthOf } from '../../../src/history/store-rules.js';
+import { formatDay } from '../../../src/util/utc-date.js';
 import type { HistoryRig } from './history-fixture.js';
 
 type Row = Record<string, unknown>;

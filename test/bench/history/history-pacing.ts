@@ -1,5 +1,5 @@
-import { RATE_LIMITS, type RateGroup } from '../../src/contract/limits.js';
-import { DEFAULT_LIMITS } from '../../src/upstream/limits/limits-config.js';
+import { RATE_LIMITS, type RateGroup } from '../../../src/contract/limits.js';
+import { DEFAULT_LIMITS } from '../../../src/upstream/limits/limits-config.js';
 import { historyRig } from './history-fixture.js';
 import { GROUPS, groupOfPath, timedSync } from './history-sync.js';
 

@@ -1,6 +1,6 @@
-import { RATE_LIMITS } from '../../src/contract/limits.js';
-import { earliestDay } from '../../src/domain/dates.js';
-import { monthOf } from '../../src/history/store-rules.js';
+import { RATE_LIMITS } from '../../../src/contract/limits.js';
+import { earliestDay } from '../../../src/domain/dates.js';
+import { monthOf } from '../../../src/history/store-rules.js';
 import { backfillDays, backfillMonths, printBackfill, type BackfillRow } from './history-backfill.js';
 import { replicate } from './history-replicate.js';
 import { historyRig, postgresCopy, type HistoryRig } from './history-fixture.js';
