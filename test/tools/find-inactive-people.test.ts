@@ -92,6 +92,22 @@ describe('find_inactive_people', () => {
     expect(first.structured.totals).toEqual(all.structured.totals);
   });
 
+  it('answers the same from a PostgreSQL store', async () => {
+    const pg = await storedHarness({ historyDays: 61, historyMonths: 0, engine: 'postgres' }, { simulator: live.sim });
+    try {
+      const [fromPg, fromSqlite] = await Promise.all([
+        pg.call('find_inactive_people', ARGS),
+        stored.call('find_inactive_people', ARGS),
+      ]);
+      expect(fromPg.structured.people).toEqual(fromSqlite.structured.people);
+      expect(fromPg.structured.service_accounts).toEqual(fromSqlite.structured.service_accounts);
+      expect(fromPg.structured.totals).toEqual(fromSqlite.structured.totals);
+      expect(fromPg.structured.needs).toBeUndefined();
+    } finally {
+      await pg.close();
+    }
+  }, 120_000);
+
   it('refuses a lookback no longer than the inactive days', async () => {
     const r = await live.call('find_inactive_people', { inactive_days: 30, lookback_days: 30 });
     expect(r.isError).toBe(true);
