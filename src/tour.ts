@@ -46,7 +46,7 @@ const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${
 
 /** A guided run: the embedded simulator, the real server, a real MCP client, five typical questions. */
 export async function runTour(print: (line: string) => void): Promise<void> {
-  const runtime = await createRuntime(configSchema.parse({ demo: true, logLevel: 'warn' }));
+  const runtime = await createRuntime(configSchema.parse({ demo: true, logLevel: 'warn', toolsets: 'all' }));
   const server = createServer(runtime);
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);

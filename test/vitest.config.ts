@@ -8,6 +8,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // A server a test starts keeps no history unless the test asks for it: stores never leak between tests.
-    env: { ANALYTICS_HISTORY: 'none' },
+    // Servers a test starts offer every tool (test/tools/toolsets.test.ts checks the default set).
+    env: { ANALYTICS_HISTORY: 'none', ANALYTICS_TOOLSETS: 'all' },
   },
 });

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { oneOf, wholeNumber, type Option } from './cli-options.js';
 import { HTTP_OPTIONS } from './options-http.js';
 import { HISTORY_OPTIONS } from './options-history.js';
+import { TOOL_OPTIONS } from './options-tools.js';
 import { DEFAULT_REFRESH_HOUR_UTC } from '../domain/published-days.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../upstream/transport/capped-body.js';
 
@@ -90,6 +91,7 @@ export const SERVER_OPTIONS = {
     help: 'hide set_budget_overrides',
     manifest: 'read_only',
   },
+  ...TOOL_OPTIONS,
   pii: {
     flag: 'pii',
     env: 'ANALYTICS_PII',

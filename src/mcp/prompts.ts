@@ -19,9 +19,16 @@ const rangeArg = z.object({ range: z.enum(NAMED_RANGES).optional() });
 
 /**
  * Short user-invoked templates that lead the assistant to the right tools. `writable`: whether the caller may
- * change budgets now (the tool inventory's answer), read as each prompt is asked for.
+ * change budgets now (the tool inventory's answer), read as each prompt is asked for. `offered`: whether this
+ * server has a tool (--toolsets may leave some out); a prompt names only those.
  */
-export function registerPrompts(server: McpServer, writable: () => boolean, redact: Redactor, log: Logger): void {
+export function registerPrompts(
+  server: McpServer,
+  writable: () => boolean,
+  redact: Redactor,
+  log: Logger,
+  offered: (tool: string) => boolean = () => true,
+): void {
   const user = (text: string) => ({
     messages: [{ role: 'user' as const, content: { type: 'text' as const, text: redact.text(text) } }],
   });
@@ -41,7 +48,10 @@ export function registerPrompts(server: McpServer, writable: () => boolean, reda
       const range = await rangeOf('usage_report', args);
       return user(
         `Write a short usage report for ${range ?? 'last_30_days'}. Use get_active_user_counts (trend, weekdays vs weekends), get_daily_usage (totals), ` +
-          `get_user_activity (top 10 by total_messages) and get_editor_language_activity with group_by editor and then language (yesterday). ` +
+          `get_user_activity (top 10 by total_messages)` +
+          (offered('get_editor_language_activity')
+            ? ' and get_editor_language_activity with group_by editor and then language (yesterday). '
+            : '. ') +
           'Quote exact figures and say how fresh the data is.',
       );
     },

@@ -60,7 +60,9 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
     log: deps.log,
     callTimeoutS: deps.config.callTimeoutS,
   });
-  registerPrompts(server, inventory.writable, redact, deps.log);
+  registerPrompts(server, inventory.writable, redact, deps.log, (tool) =>
+    inventory.registered.some((def) => def.name === tool),
+  );
   return server;
 }
 

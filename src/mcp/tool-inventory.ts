@@ -2,6 +2,7 @@ import type { Caller } from '../auth/caller.js';
 import type { Config } from '../config/config.js';
 import type { LoginCredential } from '../login/login-credential.js';
 import { TOOLS } from '../tools/index.js';
+import { inToolsets } from '../tools/toolsets.js';
 import type { ToolDef } from '../tools/types.js';
 
 /** A tool writes upstream state when its annotations say it is not read-only: said once, by the tool. */
@@ -26,7 +27,7 @@ export type Withheld =
 /** What decides the inventory: the server's deps, or the part of them that matters here. */
 export interface InventoryInputs {
   tools?: readonly ToolDef[];
-  config: Pick<Config, 'readOnly'>;
+  config: Pick<Config, 'readOnly' | 'toolsets'>;
   caller?: Pick<Caller, 'role'>;
   login?: Pick<LoginCredential, 'canWrite'>;
 }
@@ -43,12 +44,13 @@ export interface ToolInventory {
 }
 
 /**
- * The one answer to "may this caller see or call this tool", from the tools' annotations, --read-only, the
+ * The one answer to "may this caller see or call this tool", from --toolsets (a tool outside them does not
+ * exist for this server: 'unknown'), the tools' annotations, --read-only, the
  * HTTP caller's role, the login's scopes and, for an HTTP request that is exactly one tools/call, that tool
  * (`onlyTool`; when it names no tool this caller may have, the server has everything, and the SDK answers).
  */
 export function toolInventory(inputs: InventoryInputs, onlyTool?: string): ToolInventory {
-  const tools = inputs.tools ?? TOOLS;
+  const tools = (inputs.tools ?? TOOLS).filter((def) => inToolsets(def.name, inputs.config.toolsets));
   const byName = new Map(tools.map((def) => [def.name, def]));
   /** Reasons that hold for the server's whole life: such a tool is not even registered. */
   const forGood = (def: ToolDef): Withheld | undefined => {

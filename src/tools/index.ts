@@ -1,3 +1,4 @@
+import { findInactivePeople } from './find-inactive-people.js';
 import { getActiveUserCounts } from './get-active-user-counts.js';
 import { getBudgetOverrides } from './get-budget-overrides.js';
 import { getBudgetStatus } from './get-budget-status.js';
@@ -28,4 +29,5 @@ export const TOOLS: ToolDef[] = [
   getBudgetStatus,
   setBudgetOverrides,
   getChangelog,
+  findInactivePeople,
 ] as unknown as ToolDef[];

@@ -180,6 +180,12 @@ export class AnalyticsClient {
     return page(this.upstream, this.resolve(listing, args), args, signal);
   }
 
+  /** Whether the history store holds every day of a listing's request, so that listing it sends nothing. */
+  async stored<E extends AnyListing>(listing: E, args: ListArgs<E>): Promise<boolean> {
+    const covered = await this.upstream.history?.cover(this.resolve(listing, args));
+    return covered !== null && covered !== undefined && covered.missing.length === 0;
+  }
+
   /** Answers stored days from the history store and keeps live per-day answers in it (undefined: none). */
   useHistory(history: HistoryPort | undefined): void {
     this.upstream.history = history;

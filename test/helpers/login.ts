@@ -54,6 +54,7 @@ export function runtimeOnLogin(sim: Simulator, env: NodeJS.ProcessEnv): Promise<
     clientId: sim.oauthClientId,
     credentialStore: 'file',
     logLevel: 'error',
+    toolsets: 'all',
   });
   return createRuntime(config, { env });
 }

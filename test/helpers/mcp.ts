@@ -62,7 +62,14 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
       readToken: 'ro',
       ...options.sim,
     }));
-  const config = configSchema.parse({ token: sim.token, baseUrl: sim.url, logLevel: 'debug', ...options.config });
+  const config = configSchema.parse({
+    token: sim.token,
+    baseUrl: sim.url,
+    logLevel: 'debug',
+    // Every tool, so that a test may call any; test/tools/toolsets.test.ts serves the default set.
+    toolsets: 'all',
+    ...options.config,
+  });
   const logs: string[] = [];
   const pii = new Pseudonymizer(config.pii, config.piiKey ?? config.token!);
   const log = createLogger(

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { combineFreshness } from '../domain/freshness.js';
+import { askedFreshnessSchema, freshnessLine } from '../format/freshness.js';
+import { commonDomain, count, int, shortId, table } from '../format/text.js';
+import { UserInputError } from '../errors.js';
+import { formatDay } from '../util/utc-date.js';
+import { creditUsageByUser } from '../upstream/endpoints/credit-usage-by-user.js';
+import { userActivity } from '../upstream/endpoints/user-activity.js';
+import { identityKey } from '../upstream/listing/merge.js';
+import { READ_ONLY, defineTool } from './define-tool.js';
+import { answerFreshness, latestCompleteDay } from './shared/complete-days.js';
+import { budgetOverrides, lastActiveDays } from './shared/inactive-parts.js';
+import { listInputs, usersInput } from './shared/inputs.js';
+import { listAll } from './shared/listing.js';
+import { userMatcher } from './shared/rows.js';
+
+const seat = {
+  last_active_date: z.string().nullable().describe('null: the history store lacks the daily lists'),
+  active_days: z.number().int(),
+  credits: z.number(),
+  budget_override: z.object({ resource: z.string(), limit: z.string() }).optional(),
+};
+
+export const findInactivePeople = defineTool({
+  name: 'find_inactive_people',
+  title: 'Inactive people',
+  description:
+    'Seats to reclaim: who was active in the last lookback_days complete days but not in the last inactive_days, with the last active day, active days, credits and budget override; service accounts apart. ' +
+    'The last active day needs the history store (`sync`).',
+  input: z.strictObject({
+    inactive_days: z.number().int().min(1).max(365).default(30),
+    lookback_days: z.number().int().min(2).max(730).default(90),
+    users: usersInput,
+    limit: listInputs.limit,
+  }),
+  output: z.object({
+    start_date: z.string(),
+    inactive_since: z.string(),
+    end_date: z.string(),
+    people: z.array(z.object({ user_email: z.string(), ...seat })),
+    service_accounts: z.array(z.object({ service_account_name: z.string(), ...seat })),
+    count: z.number().int(),
+    totals: z.object({ people: z.number().int(), service_accounts: z.number().int(), credits: z.number() }),
+    returned_rows: z.number().int(),
+    /** What would make last_active_date known, when the store lacks days. */
+    needs: z.string().optional(),
+    freshness: askedFreshnessSchema,
+  }),
+  annotations: READ_ONLY,
+  async run(args, ctx) {
+    if (args.lookback_days <= args.inactive_days)
+      throw new UserInputError(
+        `lookback_days (${args.lookback_days}) must be more than inactive_days (${args.inactive_days}): the people found were active in the lookback before the inactive days.`,
+      );
+    const end = latestCompleteDay(ctx);
+    const lookback = { start: end - args.lookback_days + 1, end };
+    const before = { start: lookback.start, end: end - args.inactive_days };
+    const recent = { start: before.end + 1, end };
+    const match = await userMatcher(args.users, ctx);
+    const [earlier, latest, credits, budgets] = await Promise.all([
+      listAll(ctx, userActivity, { days: before }),
+      listAll(ctx, userActivity, { days: recent }),
+      listAll(ctx, creditUsageByUser, { days: lookback }),
+      budgetOverrides(ctx),
+    ]);
+    const activeNow = new Set(latest.data.map(identityKey));
+    const gone = earlier.data.filter((r) => !activeNow.has(identityKey(r)) && (!match || match(r)));
+    const keys = new Set(gone.map(identityKey));
+    const creditsOf = new Map<string, number>();
+    for (const r of credits.data) {
+      const key = identityKey(r);
+      if (keys.has(key)) creditsOf.set(key, (creditsOf.get(key) ?? 0) + r.credits_consumed);
+    }
+    const last = await lastActiveDays(ctx, keys, before);
+    const rows = gone
+      .map((r) => {
+        const key = identityKey(r);
+        const budget = budgets.byKey.get(key);
+        return {
+          row: r,
+          last_active_date: last.last ? (last.last.get(key) ?? null) : null,
+          active_days: r.active_days,
+          credits: creditsOf.get(key) ?? 0,
+          ...(budget ? { budget_override: budget } : {}),
+        };
+      })
+      // Longest gone first; without the days, the least used first.
+      .sort(
+        (a, b) =>
+          (a.last_active_date ?? '').localeCompare(b.last_active_date ?? '') ||
+          a.active_days - b.active_days ||
+          a.credits - b.credits ||
+          identityKey(a.row).localeCompare(identityKey(b.row)),
+      );
+    const shown = rows.slice(0, args.limit);
+    const people = shown.flatMap(({ row, ...r }) => (row.user_email ? [{ user_email: row.user_email, ...r }] : []));
+    const accounts = shown.flatMap(({ row, ...r }) =>
+      row.service_account_name ? [{ service_account_name: row.service_account_name, ...r }] : [],
+    );
+    const freshness = combineFreshness([
+      earlier.freshness,
+      latest.freshness,
+      credits.freshness,
+      budgets.freshness,
+      ...last.freshness,
+    ]);
+    // Through today: credit usage's stored days count from today, the others' from yesterday.
+    const storeDays = ctx.client.days().today - lookback.start + 1;
+    return {
+      start_date: formatDay(lookback.start),
+      inactive_since: formatDay(recent.start),
+      end_date: formatDay(end),
+      people,
+      service_accounts: accounts,
+      count: rows.length,
+      totals: {
+        people: rows.filter((r) => r.row.user_email).length,
+        service_accounts: rows.filter((r) => !r.row.user_email).length,
+        credits: rows.reduce((n, r) => n + r.credits, 0),
+      },
+      returned_rows: shown.length,
+      ...(last.last
+        ? {}
+        : {
+            needs: `last_active_date needs the daily lists of ${formatDay(before.start)}..${formatDay(before.end)} in the history store: run \`org-analytics-mcp sync --history-days ${storeDays}\`.`,
+          }),
+      freshness: answerFreshness(ctx, freshness, {}, formatDay(end)),
+    };
+  },
+  text(out) {
+    const all = [
+      ...out.people.map((p) => ({ ...p, id: p.user_email })),
+      ...out.service_accounts.map((s) => ({ ...s, id: `${s.service_account_name} (sa)` })),
+    ];
+    const domain = commonDomain(out.people.map((p) => p.user_email));
+    const lines = [
+      `Inactive since ${out.inactive_since} (through ${out.end_date}) after activity from ${out.start_date}: ${count(out.totals.people, 'person', 'people')} and ${count(out.totals.service_accounts, 'service account')}, who used ${int(out.totals.credits)} credits in the lookback.`,
+    ];
+    if (all.length) {
+      lines.push(
+        table(
+          [`who${domain ? ` (${domain})` : ''}`, 'last active', 'days', 'credits', 'budget'],
+          all.map((r) => [
+            shortId(r.id, domain),
+            r.last_active_date ?? '?',
+            r.active_days,
+            r.credits,
+            r.budget_override ? `${r.budget_override.limit} ${r.budget_override.resource}` : '',
+          ]),
+        ),
+      );
+      if (out.returned_rows < out.count) lines.push(`Showing ${out.returned_rows} of ${int(out.count)}.`);
+    }
+    if (out.needs) lines.push(out.needs);
+    lines.push(freshnessLine(out.freshness));
+    return lines.join('\n');
+  },
+});

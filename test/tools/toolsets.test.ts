@@ -1,0 +1,108 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/config.js';
+import { DEFAULT_TOOLSETS, TOOLSETS, type Toolset } from '../../src/config/options-tools.js';
+import { TOOLS } from '../../src/tools/index.js';
+import { TOOLSET_OF } from '../../src/tools/toolsets.js';
+import { failure, harness, type Harness } from '../helpers/mcp.js';
+
+// Needs `npm run build` first: the usage error is the built CLI's exit code.
+const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+
+/** The option's text, as the harness passes it to the config schema (which reads it into toolsets). */
+const text = (value: string | undefined) => value as unknown as Toolset[] | undefined;
+
+/** The names tools/list shows a server started with these toolsets. */
+async function listed(toolsets: string | undefined, h: Harness): Promise<string[]> {
+  const served = await harness({ simulator: h.sim, config: { toolsets: text(toolsets) } });
+  try {
+    return (await served.mcp.listTools()).tools.map((t) => t.name);
+  } finally {
+    await served.close();
+  }
+}
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness({ sim: { users: 20 } });
+});
+afterAll(() => h.close());
+
+describe('toolsets', () => {
+  it('puts every tool of the registry in exactly one toolset, and names no other tool', () => {
+    expect(TOOLS.filter((t) => TOOLSET_OF[t.name] === undefined).map((t) => t.name)).toEqual([]);
+    expect(Object.keys(TOOLSET_OF).sort()).toEqual(TOOLS.map((t) => t.name).sort());
+    for (const set of TOOLSETS) expect(Object.values(TOOLSET_OF), set).toContain(set);
+  });
+
+  it('serves the default set when none is named: every tool of usage, cost, budgets and insights, in order', async () => {
+    expect(DEFAULT_TOOLSETS).toEqual(['usage', 'cost', 'budgets', 'insights']);
+    const names = await listed(undefined, h);
+    expect(names).toEqual(TOOLS.map((t) => t.name).filter((n) => DEFAULT_TOOLSETS.includes(TOOLSET_OF[n]!)));
+    expect(names).not.toContain('get_changelog');
+    expect(names).not.toContain('get_editor_language_activity');
+    expect(names).toContain('set_budget_overrides');
+    expect(await listed('default', h)).toEqual(names);
+  });
+
+  it('serves every tool with all, and `default` combines with a named set', async () => {
+    expect(await listed('all', h)).toEqual(TOOLS.map((t) => t.name));
+    expect(await listed('default,changelog', h)).toEqual(
+      TOOLS.map((t) => t.name).filter((n) => n !== 'get_editor_language_activity'),
+    );
+  });
+
+  it('serves only the named sets; a call of a tool outside them is answered as an unknown tool', async () => {
+    const served = await harness({ simulator: h.sim, config: { toolsets: text(' Cost , changelog') } });
+    try {
+      expect((await served.mcp.listTools()).tools.map((t) => t.name)).toEqual([
+        'get_credit_usage',
+        'get_cost_analytics',
+        'get_changelog',
+      ]);
+      // As the SDK answers a name no tool has.
+      const refused = await failure(served.call('get_usage_overview', {}));
+      expect(refused.message).toMatch(/Tool get_usage_overview not found/);
+      expect((await served.call('get_changelog', { client: 'models' })).isError).toBe(false);
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('names only offered tools in the prompts', async () => {
+    const served = await harness({ simulator: h.sim, config: { toolsets: text('usage') } });
+    try {
+      const usage = await served.mcp.getPrompt({ name: 'usage_report', arguments: {} });
+      const text = (usage.messages[0]!.content as { text: string }).text;
+      expect(text).toContain('get_user_activity');
+      expect(text).not.toContain('get_editor_language_activity');
+    } finally {
+      await served.close();
+    }
+  });
+
+  it.each([
+    [['--toolsets', 'usage,repos'], {}, "got 'repos'"],
+    [[], { ANALYTICS_TOOLSETS: ' , ' }, "got ','"],
+  ])('refuses %j %j, naming the choices', (argv, env, got) => {
+    const load = () =>
+      loadConfig(argv, { ANALYTICS_API_TOKEN: 't', ANALYTICS_BASE_URL: 'https://x.example.com', ...env });
+    expect(load).toThrow(
+      '--toolsets / ANALYTICS_TOOLSETS takes a comma-separated list of usage, editors, cost, budgets, changelog, insights, default or all',
+    );
+    expect(load).toThrow(got);
+  });
+
+  it('stops the built CLI with a usage error, exit 2, naming the choices', () => {
+    const r = spawnSync(process.execPath, [CLI, '--demo', '--toolsets', 'usage,repos'], {
+      encoding: 'utf8',
+      timeout: 15_000,
+      env: { ...process.env, ANALYTICS_TOOLSETS: '' },
+    });
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/--toolsets \/ ANALYTICS_TOOLSETS takes a comma-separated list of usage, editors, cost/);
+    expect(r.stderr).toMatch(/got 'repos'/);
+  });
+});
