@@ -35,28 +35,24 @@ export interface Dataset {
 const ALL_COST_KEYS = [...GROUP_BY_KEYS];
 const byDate = (field: string) => (row: Record<string, unknown>) => parseIsoDay(String(row[field]));
 
+/** An organization's series of one row a day: one request per 90 days, split into day blocks. */
+function dailySeries(id: string, listing: Listing): Dataset {
+  return {
+    id,
+    listing,
+    args: {},
+    grain: 'day',
+    per: 'window',
+    windowDays: 90,
+    dayOf: byDate('date'),
+    identities: false,
+  };
+}
+
 /** What the sync fetches and the store keeps, newest day first, group by group. */
 export const DATASETS: readonly Dataset[] = [
-  {
-    id: 'dau-count',
-    listing: dauCount,
-    args: {},
-    grain: 'day',
-    per: 'window',
-    windowDays: 90,
-    dayOf: byDate('date'),
-    identities: false,
-  },
-  {
-    id: 'daily-usage',
-    listing: dailyUsage,
-    args: {},
-    grain: 'day',
-    per: 'window',
-    windowDays: 90,
-    dayOf: byDate('date'),
-    identities: false,
-  },
+  dailySeries('dau-count', dauCount),
+  dailySeries('daily-usage', dailyUsage),
   { id: 'user-activity', listing: userActivity, args: {}, grain: 'day', per: 'day', identities: true },
   { id: 'dau', listing: dau, args: {}, grain: 'day', per: 'day', identities: true },
   {

@@ -101,18 +101,13 @@ export class HistoryStore {
     if (blocks.length === 0) return;
     await this.db.transaction().execute(async (tx) => {
       for (const b of blocks) {
-        await tx
-          .deleteFrom('history_rows')
-          .where('dataset', '=', b.dataset)
-          .where('start_day', '=', b.start)
-          .where('end_day', '=', b.end)
-          .execute();
-        await tx
-          .deleteFrom('history_blocks')
-          .where('dataset', '=', b.dataset)
-          .where('start_day', '=', b.start)
-          .where('end_day', '=', b.end)
-          .execute();
+        for (const table of ['history_rows', 'history_blocks'] as const)
+          await tx
+            .deleteFrom(table)
+            .where('dataset', '=', b.dataset)
+            .where('start_day', '=', b.start)
+            .where('end_day', '=', b.end)
+            .execute();
         for (let i = 0; i < b.items.length; i += CHUNK) {
           const values = b.items.slice(i, i + CHUNK).map((item, j) => ({
             dataset: b.dataset,

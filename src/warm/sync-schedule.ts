@@ -1,15 +1,9 @@
 import type { Runtime } from '../runtime.js';
 import { CREDIT_REFRESH_MS } from '../domain/freshness.js';
 import { syncOnce } from '../history/sync-run.js';
-import { nextWarmAt, type WarmClock } from './warm-schedule.js';
+import { nextWarmAt, realClock, type WarmClock } from './warm-schedule.js';
 
 export type SyncTarget = Pick<Runtime, 'client' | 'config' | 'log'> & { history: NonNullable<Runtime['history']> };
-
-const realClock: WarmClock = {
-  now: Date.now,
-  setTimeout: (run, ms) => setTimeout(run, ms).unref(),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
 
 /**
  * With a history store, the warm-up is the sync: it backfills at start, then runs after each daily

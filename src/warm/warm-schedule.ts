@@ -19,7 +19,7 @@ export interface WarmClock {
   clearTimeout(handle: unknown): void;
 }
 
-const realClock: WarmClock = {
+export const realClock: WarmClock = {
   now: Date.now,
   // Unref'd: a pending warm-up never keeps a server alive that is otherwise done.
   setTimeout: (run, ms) => setTimeout(run, ms).unref(),

@@ -9,24 +9,9 @@ import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { AnalyticsClient } from '../../src/upstream/client.js';
 import { userActivity } from '../../src/upstream/endpoints/user-activity.js';
 import { SyncScheduler } from '../../src/warm/sync-schedule.js';
-import type { WarmClock } from '../../src/warm/warm-schedule.js';
 import { clientFor } from '../helpers/client.js';
 import { NOW } from '../helpers/sim.js';
-
-/** A clock that moves only when a test fires its next timer. */
-class ManualClock implements WarmClock {
-  timers: Array<{ run: () => void; at: number }> = [];
-  constructor(public t: number) {}
-  now = () => this.t;
-  setTimeout = (run: () => void, ms: number) => {
-    const timer = { run, at: this.t + ms };
-    this.timers.push(timer);
-    return timer;
-  };
-  clearTimeout = (handle: unknown) => {
-    this.timers = this.timers.filter((t) => t !== handle);
-  };
-}
+import { ManualClock } from '../helpers/manual-clock.js';
 
 describe('--sync on a running server (the warm-up, with a history store)', () => {
   let sim: Simulator;

@@ -2,35 +2,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/config.js';
 import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { WARM_JITTER_MS, WarmScheduler, nextWarmAt, type WarmClock } from '../../src/warm/warm-schedule.js';
+import { WARM_JITTER_MS, WarmScheduler, nextWarmAt } from '../../src/warm/warm-schedule.js';
 import { parseWarmList } from '../../src/warm/warm-list.js';
 import { createRuntime } from '../../src/runtime.js';
 import { DEFAULT_REFRESH_HOUR_UTC } from '../../src/domain/published-days.js';
 import { dailyPolicy } from '../../src/domain/freshness.js';
 import { clientFor } from '../helpers/client.js';
 import { NOW } from '../helpers/sim.js';
+import { ManualClock } from '../helpers/manual-clock.js';
 
 const at = (iso: string) => Date.parse(iso);
-
-/** A clock that moves only when a test fires its next timer. */
-class ManualClock implements WarmClock {
-  timers: Array<{ run: () => void; at: number }> = [];
-  constructor(public t: number) {}
-  now = () => this.t;
-  setTimeout = (run: () => void, ms: number) => {
-    const timer = { run, at: this.t + ms };
-    this.timers.push(timer);
-    return timer;
-  };
-  clearTimeout = (handle: unknown) => {
-    this.timers = this.timers.filter((t) => t !== handle);
-  };
-  fire(): void {
-    const next = this.timers.shift()!;
-    this.t = next.at;
-    next.run();
-  }
-}
 
 describe('when the warm-up runs', () => {
   it.each([
