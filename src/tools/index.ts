@@ -1,4 +1,4 @@
-import { findInactivePeople } from './find-inactive-people.js';
+import { findInactivePeople } from './insights/find-inactive-people.js';
 import { getActiveUserCounts } from './get-active-user-counts.js';
 import { getBudgetOverrides } from './get-budget-overrides.js';
 import { getBudgetStatus } from './get-budget-status.js';

@@ -5,7 +5,7 @@ import { dau } from '../../upstream/endpoints/dau.js';
 import { getUserBudgetOverrides } from '../../upstream/endpoints/get-user-budget-overrides.js';
 import { identityKey } from '../../upstream/listing/merge.js';
 import { shortResource } from '../budget/budget-resources.js';
-import { listAll } from './listing.js';
+import { listAll } from '../shared/listing.js';
 import type { ToolContext } from '../types.js';
 
 /** Days listed at once while walking back through the stored daily active lists. */

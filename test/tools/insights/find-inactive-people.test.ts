@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { formatDay, parseIsoDay } from '../../src/util/utc-date.js';
-import { storedHarness, type StoredHarness } from '../helpers/history.js';
-import { harness, type Harness } from '../helpers/mcp.js';
-import { YESTERDAY } from '../helpers/sim.js';
+import { formatDay, parseIsoDay } from '../../../src/util/utc-date.js';
+import { storedHarness, type StoredHarness } from '../../helpers/history.js';
+import { harness, type Harness } from '../../helpers/mcp.js';
+import { YESTERDAY } from '../../helpers/sim.js';
 
 // 35 days without activity, after activity in the 25 days before: through 2026-11-20, inactive since 2026-10-17.
 const ARGS = { inactive_days: 35, lookback_days: 60 };

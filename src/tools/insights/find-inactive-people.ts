@@ -1,18 +1,18 @@
 import { z } from 'zod';
-import { combineFreshness } from '../domain/freshness.js';
-import { askedFreshnessSchema, freshnessLine } from '../format/freshness.js';
-import { commonDomain, count, int, shortId, table } from '../format/text.js';
-import { UserInputError } from '../errors.js';
-import { formatDay } from '../util/utc-date.js';
-import { creditUsageByUser } from '../upstream/endpoints/credit-usage-by-user.js';
-import { userActivity } from '../upstream/endpoints/user-activity.js';
-import { identityKey } from '../upstream/listing/merge.js';
-import { READ_ONLY, defineTool } from './define-tool.js';
-import { answerFreshness, latestCompleteDay } from './shared/complete-days.js';
-import { budgetOverrides, lastActiveDays } from './shared/inactive-parts.js';
-import { listInputs, usersInput } from './shared/inputs.js';
-import { listAll } from './shared/listing.js';
-import { userMatcher } from './shared/rows.js';
+import { combineFreshness } from '../../domain/freshness.js';
+import { askedFreshnessSchema, freshnessLine } from '../../format/freshness.js';
+import { commonDomain, count, int, shortId, table } from '../../format/text.js';
+import { UserInputError } from '../../errors.js';
+import { formatDay } from '../../util/utc-date.js';
+import { creditUsageByUser } from '../../upstream/endpoints/credit-usage-by-user.js';
+import { userActivity } from '../../upstream/endpoints/user-activity.js';
+import { identityKey } from '../../upstream/listing/merge.js';
+import { READ_ONLY, defineTool } from '../define-tool.js';
+import { answerFreshness, latestCompleteDay } from '../shared/complete-days.js';
+import { budgetOverrides, lastActiveDays } from './inactive-parts.js';
+import { listInputs, usersInput } from '../shared/inputs.js';
+import { listAll } from '../shared/listing.js';
+import { userMatcher } from '../shared/rows.js';
 
 const seat = {
   last_active_date: z.string().nullable().describe('null: the history store lacks the daily lists'),
