@@ -17,10 +17,71 @@ const advertisedRangeArg = z.object({
 });
 const rangeArg = z.object({ range: z.enum(NAMED_RANGES).optional() });
 
+interface PromptSpec {
+  name: string;
+  title: string;
+  description: string;
+  /** The tools its text leads to: listed only when the server offers all of them. */
+  needs: readonly string[];
+  /** Takes a range argument, with this default. */
+  range?: string;
+  text(range: string, offered: (tool: string) => boolean, writable: boolean): string;
+}
+
+const PROMPTS: readonly PromptSpec[] = [
+  {
+    name: 'usage_report',
+    title: 'Usage report',
+    description: 'Adoption and activity over a period',
+    needs: ['get_active_user_counts', 'get_daily_usage', 'get_user_activity'],
+    range: 'last_30_days',
+    text: (range, offered) =>
+      `Write a short usage report for ${range}. Use get_active_user_counts (trend, weekdays vs weekends), get_daily_usage (totals), ` +
+      `get_user_activity (top 10 by total_messages)` +
+      (offered('get_editor_language_activity')
+        ? ' and get_editor_language_activity with group_by editor and then language (yesterday). '
+        : '. ') +
+      'Quote exact figures and say how fresh the data is.',
+  },
+  {
+    name: 'budget_review',
+    title: 'Budget review',
+    description: 'Current overrides against recent credit use',
+    needs: ['get_budget_overrides', 'get_credit_usage'],
+    text: (_range, offered, writable) =>
+      'Review budget overrides. Use get_budget_overrides for the current limits and get_credit_usage with range month_to_date for what each person has used; ' +
+      'list people near or over their limit and overrides that look unused. ' +
+      (writable && offered('set_budget_overrides')
+        ? 'Propose changes; if I agree, call set_budget_overrides with dry_run true first and show me the diff before applying.'
+        : 'This server is read-only: recommend changes, do not try to make them.'),
+  },
+  {
+    name: 'cost_breakdown',
+    title: 'Cost breakdown',
+    description: 'Where the money goes, by model, product and user',
+    needs: ['get_cost_analytics'],
+    range: 'previous_month',
+    text: (range) =>
+      `Break down costs for ${range} with get_cost_analytics: group_by resource, then product, then user (top 10), and byok_status if customer keys are used. ` +
+      'Give billed USD with shares and call out anything unusual. Amounts are exact decimals; do not round totals.',
+  },
+  {
+    name: 'seat_review',
+    title: 'Seats and adoption review',
+    description: 'Who stopped using it, what is unusual, how adoption grows',
+    needs: ['find_inactive_people', 'find_anomalies', 'get_adoption'],
+    text: () =>
+      'Review our seats and adoption. Use find_inactive_people for seats to reclaim (with their budget overrides), ' +
+      'find_anomalies for what is unusual in the last 30 days (largest excess first), and get_adoption by month for growth, ' +
+      'newcomers and how many of them stay. If an answer says it needs more history, tell me the sync command it names. ' +
+      'Quote exact figures and say how fresh the data is.',
+  },
+];
+
 /**
  * Short user-invoked templates that lead the assistant to the right tools. `writable`: whether the caller may
  * change budgets now (the tool inventory's answer), read as each prompt is asked for. `offered`: whether this
- * server has a tool (--toolsets may leave some out); a prompt names only those.
+ * server has a tool (--toolsets may leave some out); a prompt is listed only when its tools are offered.
  */
 export function registerPrompts(
   server: McpServer,
@@ -41,46 +102,14 @@ export function registerPrompts(
       throw protocolErrorOf(error, redact);
     }
   };
-  server.registerPrompt(
-    'usage_report',
-    { title: 'Usage report', description: 'Adoption and activity over a period', argsSchema: advertisedRangeArg },
-    async (args) => {
-      const range = await rangeOf('usage_report', args);
-      return user(
-        `Write a short usage report for ${range ?? 'last_30_days'}. Use get_active_user_counts (trend, weekdays vs weekends), get_daily_usage (totals), ` +
-          `get_user_activity (top 10 by total_messages)` +
-          (offered('get_editor_language_activity')
-            ? ' and get_editor_language_activity with group_by editor and then language (yesterday). '
-            : '. ') +
-          'Quote exact figures and say how fresh the data is.',
+  for (const prompt of PROMPTS) {
+    if (!prompt.needs.every(offered)) continue;
+    const { name, title, description } = prompt;
+    if (prompt.range === undefined)
+      server.registerPrompt(name, { title, description }, () => user(prompt.text('', offered, writable())));
+    else
+      server.registerPrompt(name, { title, description, argsSchema: advertisedRangeArg }, async (args) =>
+        user(prompt.text((await rangeOf(name, args)) ?? prompt.range!, offered, writable())),
       );
-    },
-  );
-  server.registerPrompt(
-    'budget_review',
-    { title: 'Budget review', description: 'Current overrides against recent credit use' },
-    () =>
-      user(
-        'Review budget overrides. Use get_budget_overrides for the current limits and get_credit_usage with range month_to_date for what each person has used; ' +
-          'list people near or over their limit and overrides that look unused. ' +
-          (writable()
-            ? 'Propose changes; if I agree, call set_budget_overrides with dry_run true first and show me the diff before applying.'
-            : 'This server is read-only: recommend changes, do not try to make them.'),
-      ),
-  );
-  server.registerPrompt(
-    'cost_breakdown',
-    {
-      title: 'Cost breakdown',
-      description: 'Where the money goes, by model, product and user',
-      argsSchema: advertisedRangeArg,
-    },
-    async (args) => {
-      const range = await rangeOf('cost_breakdown', args);
-      return user(
-        `Break down costs for ${range ?? 'previous_month'} with get_cost_analytics: group_by resource, then product, then user (top 10), and byok_status if customer keys are used. ` +
-          'Give billed USD with shares and call out anything unusual. Amounts are exact decimals; do not round totals.',
-      );
-    },
-  );
+  }
 }

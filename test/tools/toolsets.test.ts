@@ -77,8 +77,26 @@ describe('toolsets', () => {
       const text = (usage.messages[0]!.content as { text: string }).text;
       expect(text).toContain('get_user_activity');
       expect(text).not.toContain('get_editor_language_activity');
+      // budget_review needs get_credit_usage (cost) and cost_breakdown get_cost_analytics: neither is offered.
+      const { prompts } = await served.mcp.listPrompts();
+      expect(prompts.map((p) => p.name)).toEqual(['usage_report']);
     } finally {
       await served.close();
+    }
+  });
+
+  it('says a budgets-only server cannot review credit use, and a read-only one makes no changes', async () => {
+    const budgets = await harness({ simulator: h.sim, config: { toolsets: text('budgets') } });
+    const both = await harness({ simulator: h.sim, config: { toolsets: text('budgets,cost'), readOnly: true } });
+    try {
+      expect((await budgets.mcp.listPrompts()).prompts.map((p) => p.name)).toEqual([]);
+      const review = await both.mcp.getPrompt({ name: 'budget_review' });
+      const text = (review.messages[0]!.content as { text: string }).text;
+      expect(text).toContain('get_credit_usage');
+      expect(text).toMatch(/read-only/);
+      expect(text).not.toContain('set_budget_overrides');
+    } finally {
+      await Promise.all([budgets.close(), both.close()]);
     }
   });
 
