@@ -1,4 +1,5 @@
 import { createWriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { EXIT_FAILURE, UsageError, helpPointer } from '../config/cli-options.js';
@@ -7,7 +8,7 @@ import { secretScrubber } from '../logger.js';
 import { createRuntime } from '../runtime.js';
 import { resolveCacheDir } from '../upstream/cache/cache-dir.js';
 import { parseExportArgs, type ExportArgs } from './export-args.js';
-import { runExport } from './export-run.js';
+import { runExport, type ExportOut } from './export-run.js';
 
 export const EXPORT_HELP = `Usage: org-analytics-mcp export --from YYYY-MM-DD --to YYYY-MM-DD --what WHAT --format FORMAT
                              [--out FILE] [--pii pseudonymous] [server options]
@@ -15,8 +16,8 @@ export const EXPORT_HELP = `Usage: org-analytics-mcp export --from YYYY-MM-DD --
 Writes the days the history store holds (fill it with org-analytics-mcp sync) for spreadsheets and BI,
 one row per identity and day (and model, or cost group), to standard output or to FILE. Decimals are
 written exactly as the API sends them; emails become pseudonyms with --pii pseudonymous. Exit: 0 when
-written (days the store lacks are named on stderr), 1 when the store holds none of the days, 2 on a
-usage error.
+written (days the store lacks are named on stderr), 1 when the store holds none of the days or writing
+failed, 2 on a usage error, 130 when interrupted (FILE is then left as it was).
 
   --from, --to DAY       the first and last day, UTC, inclusive
   --what WHAT            user-activity | credits | cost
@@ -28,12 +29,13 @@ Server options: see org-analytics-mcp --help.
 `;
 
 const COMMAND = 'org-analytics-mcp export';
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /** `org-analytics-mcp export`: the stored days of one dataset as CSV or Parquet; the exit code. */
 export async function runExportCommand(
   argv: string[],
   env: NodeJS.ProcessEnv,
-  io: { stdout: Writable; say: (line: string) => void } = {
+  io: { stdout: Writable; say: (line: string) => void; signal?: AbortSignal } = {
     stdout: process.stdout,
     say: (line) => process.stderr.write(`${line}\n`),
   },
@@ -53,6 +55,10 @@ export async function runExportCommand(
   const scrub = secretScrubber(runtime.secrets);
   const say = (line: string) => io.say(`${COMMAND}: ${runtime.pii.text(scrub(line))}`);
   const masks = { email: (e: string) => runtime.pii.email(e), text: (t: string) => runtime.pii.text(t) };
+  // Ctrl-C (or a kill) stops the export between rows, so that FILE is not left half written.
+  const interrupted = new AbortController();
+  const stop = () => interrupted.abort();
+  if (!io.signal) for (const name of STOP_SIGNALS) process.once(name, stop);
   try {
     const store = runtime.history?.source.store;
     if (!store) {
@@ -64,21 +70,33 @@ export async function runExportCommand(
       masks,
       say,
       open: () => openOut(args, io.stdout),
+      signal: io.signal ?? interrupted.signal,
     });
   } finally {
+    for (const name of STOP_SIGNALS) process.off(name, stop);
     await runtime.close();
   }
 }
 
-/** The output: FILE (created 0600, replaced whole), or standard output left open. */
-function openOut(args: ExportArgs, stdout: Writable): { out: Writable; close(): Promise<void> } {
-  if (!args.out) return { out: stdout, close: async () => {} };
-  const out = createWriteStream(args.out, { mode: 0o600 });
+/**
+ * The output: FILE, written under a temporary name next to it (0600) and renamed over FILE once whole, so an
+ * interrupted or failed export leaves FILE as it was; or standard output, left open.
+ */
+function openOut(args: ExportArgs, stdout: Writable): ExportOut {
+  if (!args.out) return { out: stdout, close: async () => {}, abort: async () => {} };
+  const target = args.out;
+  const partial = `${target}.partial-${process.pid}`;
+  const out = createWriteStream(partial, { mode: 0o600 });
   return {
     out,
     close: async () => {
       out.end();
       await finished(out);
+      await rename(partial, target);
+    },
+    abort: async () => {
+      out.destroy();
+      await rm(partial, { force: true });
     },
   };
 }

@@ -15,8 +15,21 @@ export interface ExportIo {
   masks: Masks;
   say: (line: string) => void;
   /** Opens the output: only once there is something to write. */
-  open: () => { out: Writable; close(): Promise<void> };
+  open: () => ExportOut;
+  /** Aborted when the export is interrupted (Ctrl-C): it stops, and a FILE is not left half written. */
+  signal?: AbortSignal;
 }
+
+export interface ExportOut {
+  out: Writable;
+  /** Finishes the output: a FILE appears whole, under its name, only now. */
+  close(): Promise<void>;
+  /** Drops what was written to a FILE; standard output is left as it is. */
+  abort(): Promise<void>;
+}
+
+/** Exit code of a command stopped by SIGINT, as shells report it. */
+export const EXIT_INTERRUPTED = 130;
 
 /** Writes the stored days of [from, to]; says which days the store lacks and how to fill them. The exit code. */
 export async function runExport(store: HistoryStore, args: ExportArgs, io: ExportIo): Promise<number> {
@@ -27,17 +40,40 @@ export async function runExport(store: HistoryStore, args: ExportArgs, io: Expor
     io.say(`the store (${store.where}) holds none of the days ${formatDay(args.from)}..${formatDay(args.to)}`);
     return EXIT_FAILURE;
   }
-  const { out, close } = io.open();
-  const sink = args.format === 'csv' ? csvSink(out, shape.columns) : parquetSink(out, shape.columns);
+  const output = io.open();
+  // A reader gone (`| head`: EPIPE) or a full disk is an 'error' event on the stream: kept, and the export stops.
+  let failed: Error | undefined;
+  output.out.on('error', (error) => (failed ??= error));
+  const sink = args.format === 'csv' ? csvSink(output.out, shape.columns) : parquetSink(output.out, shape.columns);
   let rows = 0;
-  for await (const day of storedRows(store, shape.dataset, blocks)) {
-    for (const record of day.rows) {
-      await sink.row(shape.cells(day.date, record, io.masks));
-      rows++;
+  try {
+    for await (const day of storedRows(store, shape.dataset, blocks)) {
+      for (const record of day.rows) {
+        if (failed) throw failed;
+        if (io.signal?.aborted) break;
+        await sink.row(shape.cells(day.date, record, io.masks));
+        rows++;
+      }
+      if (io.signal?.aborted) break;
     }
+    if (io.signal?.aborted) {
+      await output.abort();
+      io.say(`interrupted after ${rows} rows${args.out ? `: ${args.out} not written` : ''}`);
+      return EXIT_INTERRUPTED;
+    }
+    await sink.end();
+    if (failed) throw failed;
+    await output.close();
+  } catch (error) {
+    await output.abort();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EPIPE') io.say(`standard output was closed by its reader after ${rows} rows; stopped`);
+    else
+      io.say(
+        `writing failed after ${rows} rows (${(error as Error).message})${args.out ? `: ${args.out} not written` : ''}`,
+      );
+    return EXIT_FAILURE;
   }
-  await sink.end();
-  await close();
   io.say(`${rows} rows of ${blocks.length} stored days written${args.out ? ` to ${args.out}` : ''}`);
   return 0;
 }

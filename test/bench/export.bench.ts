@@ -90,7 +90,7 @@ async function benchExportOf(print: (line: string) => void, people: number, days
         days: daysAt(Date.parse('2026-12-01T12:00:00Z'), 3),
         masks: { email: (e) => e, text: (t) => t },
         say: () => {},
-        open: () => ({ out: discard(), close: async () => {} }),
+        open: () => ({ out: discard(), close: async () => {}, abort: async () => {} }),
       });
       const seconds = (performance.now() - started) / 1000;
       const rows = people * days;
