@@ -108,6 +108,37 @@ describe('find_inactive_people', () => {
     }
   }, 120_000);
 
+  // Last: it writes a budget override into the simulator the other tests read.
+  it("gives each inactive person's budget override, as get_budget_overrides reads it", async () => {
+    const recent = { inactive_days: 2, lookback_days: 10 };
+    const before = await stored.call('find_inactive_people', recent);
+    const bare = before.structured.people.find((p: any) => !p.budget_override);
+    expect(bare, 'someone inactive these two days without an override').toBeDefined();
+    const writer = await harness({ simulator: live.sim, config: { confirmWrites: 'never' } });
+    try {
+      const set = await writer.call('set_budget_overrides', {
+        overrides: [{ user_email: bare.user_email, limit: '4321' }],
+      });
+      expect(set.structured.counts).toEqual({ applied: 1 });
+      const after = await stored.call('find_inactive_people', recent);
+      const overrides = await stored.call('get_budget_overrides', { limit: 1000 });
+      expect(overrides.structured.returned_rows).toBe(overrides.structured.total_rows);
+      const limits = new Map(
+        overrides.structured.rows.filter((o: any) => o.limit !== '').map((o: any) => [o.user, o.limit]),
+      );
+      const withOverride = after.structured.people.filter((p: any) => p.budget_override);
+      expect(withOverride.map((p: any) => p.user_email)).toContain(bare.user_email);
+      for (const p of after.structured.people)
+        expect(p.budget_override?.limit, p.user_email).toBe(limits.get(p.user_email));
+      expect(after.structured.people.find((p: any) => p.user_email === bare.user_email).budget_override).toEqual({
+        resource: 'credits',
+        limit: '4321',
+      });
+    } finally {
+      await writer.close();
+    }
+  });
+
   it('refuses a lookback no longer than the inactive days', async () => {
     const r = await live.call('find_inactive_people', { inactive_days: 30, lookback_days: 30 });
     expect(r.isError).toBe(true);
