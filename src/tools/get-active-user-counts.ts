@@ -34,7 +34,7 @@ export const getActiveUserCounts = comparable(
     title: 'Daily active user counts',
     description:
       'Daily active users (people and service accounts per UTC day) with average, weekday/weekend split, peak and a trend over full Mon–Sun weeks. ' +
-      'Default: the last 7 complete days; 2 years of history; ranges over 90 days are split.',
+      'Default: the last 7 complete days; 2 years of history.',
     input: z.strictObject(rangeInputs),
     output: z.object({
       start_date: z.string(),

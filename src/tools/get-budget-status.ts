@@ -13,8 +13,8 @@ export const getBudgetStatus = defineTool({
   name: 'get_budget_status',
   title: 'Budget status this month',
   description:
-    'Who is about to hit their budget: each override (or the named people) with month-to-date use against the limit, percent used, ' +
-    'end-of-month projection at the current daily rate, the day the limit falls, and status over/at_risk/ok/cleared, riskiest first. ' +
+    'Who is about to hit their budget: each override (or the named people) with month-to-date use against the limit, ' +
+    'end-of-month projection, the day the limit falls, and status, riskiest first. ' +
     'Overrides read in real time; credits refresh about every 90 minutes, cost daily.',
   input: z.strictObject({ users: usersInput, limit: listInputs.limit }),
   output: z.object({

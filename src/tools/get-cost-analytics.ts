@@ -28,7 +28,7 @@ export const getCostAnalytics = comparable(
     title: 'Cost and token analytics',
     description:
       'What usage cost: billed and estimated USD, base cost, surcharge, credits and tokens, by product, model, user, key type or expert, in total or per day; exact sums. ' +
-      'Default: the last 7 complete days; 2 years of history; ranges over 90 days are split.',
+      'Default: the last 7 complete days; 2 years of history.',
     input: z.strictObject({
       ...rangeInputs,
       // Full COST_ANALYTICS_GROUP_BY_* names are accepted too, without spelling them out in tools/list.

@@ -24,7 +24,7 @@ export const getCreditUsage = comparable(
     title: 'Credit usage by user',
     description:
       'Who consumed the most credits: per person and service account, optionally per day and per model, sorted; totals cover everyone. ' +
-      'Refreshed about every 90 minutes; may include today (partial). Default: the 7 days ending yesterday; ranges over 90 days are split.',
+      'Refreshed about every 90 minutes; may include today (partial). Default: the 7 days ending yesterday.',
     input: z.strictObject({
       ...rangeInputs,
       by_date: z.boolean().default(false),

@@ -18,7 +18,7 @@ export const getDailyUsage = comparable(
     title: 'Daily usage totals',
     description:
       'Organization-wide usage per UTC day (messages, tool calls, lines of code, completions, agent activity; choose with `metrics`) and totals. ' +
-      'Default: the last 7 complete days; 2 years of history; ranges over 90 days are split.',
+      'Default: the last 7 complete days; 2 years of history.',
     input: z.strictObject({ ...rangeInputs, metrics: metricsInput }),
     output: z.object({
       start_date: z.string(),

@@ -28,7 +28,7 @@ export const getUserActivity = comparable(
     title: 'Per-user activity',
     description:
       'Who used the product most or least: per person and service account, active days and usage over the range, sorted by any metric; totals cover everyone. ' +
-      'Default: the last 7 complete days; 2 years of history; ranges over 90 days are split.',
+      'Default: the last 7 complete days; 2 years of history.',
     input: z.strictObject({
       ...rangeInputs,
       metrics: metricsInput,

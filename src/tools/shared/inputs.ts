@@ -21,8 +21,8 @@ export const usersInput = z
   .optional()
   .describe('only these emails or service-account names');
 export const pageInputs = {
-  cursor: z.string().optional().describe('one raw upstream page from this cursor'),
-  page_size: z.number().int().min(1).optional().describe('with cursor, or alone for a first raw page'),
+  cursor: z.string().optional().describe('a raw upstream page from this cursor'),
+  page_size: z.number().int().min(1).optional().describe('raw page size'),
 };
 export const metricEnum = z.enum(METRIC_FIELDS);
 /** Sorting by a metric: validated here, described (not enumerated) in tools/list, since `metrics` lists the names. */
