@@ -27,6 +27,7 @@ import {
 import { sourcesOut } from './shared/overview-parts.js';
 import { identityNamed } from './shared/rows.js';
 import { identityOf } from './shared/rows.js';
+import { TimeoutError, UpstreamUnavailableError } from '../upstream/errors.js';
 
 export const getUserProfile = defineTool({
   name: 'get_user_profile',
@@ -50,7 +51,10 @@ export const getUserProfile = defineTool({
     cost: profileCostOut,
     budget: budgetUserRowOut
       .omit({ user: true, kind: true })
-      .extend({ plan: z.enum(['credits', 'usd']).nullable(), ...monthToDateOut.shape }),
+      .extend({ plan: z.enum(['credits', 'usd']).nullable(), ...monthToDateOut.shape })
+      .nullable()
+      .describe('null: the upstream could not be reached (see budget_unavailable)'),
+    budget_unavailable: z.string().optional(),
     uses: usesOut.nullable().describe('null: no active day'),
     sources: sourcesOut,
     freshness: askedFreshnessSchema,
@@ -73,14 +77,20 @@ export const getUserProfile = defineTool({
       }),
       costOf(ctx, who, period),
       listAll(ctx, creditUsageByUser, { days: period, by_model: true }),
-      budgetStatuses(ctx, [who]),
+      // This month's budget is read live: unreachable, the rest of the profile (the store's days) still answers.
+      budgetStatuses(ctx, [who]).catch((error: unknown) => {
+        if (error instanceof UpstreamUnavailableError || error instanceof TimeoutError) return error;
+        throw error;
+      }),
     ]);
-    const { user: _u, kind: _k, ...status } = budget.rows[0]!;
+    const unreachable = budget instanceof Error ? budget : undefined;
+    const read = budget instanceof Error ? undefined : budget;
+    const status = read && (({ user: _u, kind: _k, ...rest }) => rest)(read.rows[0]!);
     const parts = [
       activity.freshness,
       cost.freshness,
       credits.freshness,
-      ...budget.freshness,
+      ...(read?.freshness ?? []),
       ...latest.freshness,
       ...(records ? [records.freshness] : []),
     ];
@@ -90,14 +100,19 @@ export const getUserProfile = defineTool({
       activity: row ? { active_days: row.active_days, metrics: { ...row.metrics } } : null,
       credits: creditsOf(credits.data, who),
       cost: costProfile(cost.data),
-      budget: { plan: budget.plan, ...status, ...budget.month_to_date },
+      budget: read ? { plan: read.plan, ...status!, ...read.month_to_date } : null,
+      ...(unreachable
+        ? {
+            budget_unavailable: `This month's budget is read live, and the upstream could not be reached (${unreachable.message}); ask again later for it.`,
+          }
+        : {}),
       uses: records && latest.date ? usesOf(records.data, who, latest.date) : null,
       sources: {
         activity: 'user-activity',
         credits: 'credit-usage-by-user',
         cost: 'cost-analytics',
         // The budget counts credits on a credits plan, billed USD on a USD plan; unknown plan: no figure.
-        ...(budget.plan ? { budget: budget.plan === 'credits' ? 'credit-usage-by-user' : 'cost-analytics' } : {}),
+        ...(read?.plan ? { budget: read.plan === 'credits' ? 'credit-usage-by-user' : 'cost-analytics' } : {}),
         latest_active_day: 'dau',
         uses: 'daily-user-activity-by-editor-language',
       },
@@ -127,15 +142,8 @@ export const getUserProfile = defineTool({
       `Cost (cost analytics) billed ${usd(c.billed_amount_usd)}` + models(c.by_model, (m) => usd(m.billed_amount_usd)),
     );
     const b = out.budget;
-    const limit = b.limit === null ? 'no override' : b.limit === '' ? 'override cleared' : `limit ${int(b.limit)}`;
-    lines.push(
-      `Budget this month (${b.plan ?? 'plan unknown'}): ${limit}; status ${b.status}` +
-        (b.used === null ? '' : `; used ${int(b.used)}`) +
-        (b.percent_used === null ? '' : ` (${b.percent_used}%)`) +
-        (b.projected === null ? '' : `, projected ${int(b.projected)}`) +
-        (b.limit_day ? `, limit reached ${b.limit_day}` : '') +
-        `. ${b.covers}`,
-    );
+    if (!b) lines.push(`Budget this month: unavailable. ${out.budget_unavailable ?? ''}`.trim());
+    else lines.push(budgetLine(b));
     const u = out.uses;
     const list = (r: Record<string, number>) =>
       Object.entries(r)
@@ -151,3 +159,17 @@ export const getUserProfile = defineTool({
     return lines.join('\n');
   },
 });
+
+type ProfileBudget = NonNullable<z.infer<(typeof getUserProfile)['output']>['budget']>;
+
+function budgetLine(b: ProfileBudget): string {
+  const limit = b.limit === null ? 'no override' : b.limit === '' ? 'override cleared' : `limit ${int(b.limit)}`;
+  return (
+    `Budget this month (${b.plan ?? 'plan unknown'}): ${limit}; status ${b.status}` +
+    (b.used === null ? '' : `; used ${int(b.used)}`) +
+    (b.percent_used === null ? '' : ` (${b.percent_used}%)`) +
+    (b.projected === null ? '' : `, projected ${int(b.projected)}`) +
+    (b.limit_day ? `, limit reached ${b.limit_day}` : '') +
+    `. ${b.covers}`
+  );
+}

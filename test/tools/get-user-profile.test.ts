@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { harness, truth, truthAll, type Harness } from '../helpers/mcp.js';
-import { TODAY } from '../helpers/sim.js';
+import { startSimulator } from '../../src/simulator/index.js';
+import { storedHarness } from '../helpers/history.js';
+import { NOW, TODAY, YESTERDAY, addDays } from '../helpers/sim.js';
 import { R30, TOOL_TEST_USERS, costTruth, idOf, latestActive, micro } from '../helpers/tools.js';
 
 let h: Harness;
@@ -124,4 +126,30 @@ describe('get_user_profile', () => {
     expect(bad.isError).toBe(true);
     expect(bad.text).toMatch(/service-account name/);
   });
+});
+
+describe('get_user_profile with the upstream unreachable', () => {
+  it('answers the stored days, and says this month’s budget needs the upstream', async () => {
+    const sim = await startSimulator({ users: 60, now: NOW, rateLimit: false, token: 'rw' });
+    const stored = await storedHarness({ historyDays: 8, historyMonths: 0 }, { simulator: sim });
+    try {
+      const person = stored.sim.state.org.identities.find((i) => i.kind === 'user' && i.activity > 0.8)!.id;
+      const args = { user: person, start_date: addDays(YESTERDAY, -6), end_date: YESTERDAY };
+      const online = await stored.call('get_user_profile', args);
+      expect(online.isError, online.text).toBe(false);
+      expect(online.structured.budget).not.toBeNull();
+      await sim.close();
+      const offline = await stored.call('get_user_profile', args);
+      expect(offline.isError, offline.text).toBe(false);
+      expect(offline.structured.budget).toBeNull();
+      expect(offline.structured.budget_unavailable).toMatch(/read live, and the upstream could not be reached/);
+      expect(offline.text).toContain('Budget this month: unavailable.');
+      expect(offline.structured.sources.budget).toBeUndefined();
+      // Everything else is the store's, as it answered online.
+      for (const part of ['activity', 'credits', 'cost', 'uses'] as const)
+        expect(offline.structured[part], part).toEqual(online.structured[part]);
+    } finally {
+      await stored.close();
+    }
+  }, 60_000);
 });
