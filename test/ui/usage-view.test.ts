@@ -30,6 +30,8 @@ async function viewing(
   }
 }
 type Shown = Awaited<ReturnType<typeof showInHost>>;
+/** Observable Plot labels each axis' tick labels as a group, "x-axis tick label" or "y-axis tick label". */
+const TICK_LABELS = (axis: 'x' | 'y') => `svg[role="img"] [aria-label="${axis}-axis tick label"] text`;
 
 describe('the usage view, rendered by a real MCP Apps host from a real tool answer', () => {
   it('draws the daily active users as a trend, with a table holding every value as the answer gave it', async () => {
@@ -107,9 +109,9 @@ describe('the usage view draws every kind of answer it is linked to', () => {
       };
       const top = [...rows].sort((a, b) => b.values[sort_by]! - a.values[sort_by]!).slice(0, 10);
       await expect.poll(() => shown.view.locator('tbody tr').count()).toBe(top.length);
-      const labels = await shown.view.locator('svg[role="img"] .label').allTextContents();
+      const labels = await shown.view.locator(TICK_LABELS('y')).allTextContents();
       expect(labels).toEqual(top.map((r) => r.user));
-      const values = await shown.view.locator('svg[role="img"] .value').allTextContents();
+      const values = await shown.view.locator('svg[role="img"] .values text').allTextContents();
       expect(values).toEqual(top.map((r) => String(r.values[sort_by])));
       await shown.screenshot('usage-activity');
     });
@@ -171,7 +173,7 @@ describe('the usage view reads the answer as it was asked', () => {
       await expect.poll(() => shown.view.locator('figcaption').count()).toBeGreaterThan(0);
       expect(await shown.view.locator('figcaption').first().textContent()).toMatch(/^Least 10 by /);
       const rows = shown.result.structuredContent.rows as Array<{ user: string }>;
-      const labels = await shown.view.locator('svg[role="img"] .label').allTextContents();
+      const labels = await shown.view.locator(TICK_LABELS('y')).allTextContents();
       expect(labels).toEqual(rows.slice(0, 10).map((r) => r.user));
     });
   });
