@@ -68,6 +68,7 @@ describe('the usage view, rendered by a real MCP Apps host from a real tool answ
           .locator('body')
           .evaluate((b) => (globalThis as any).getComputedStyle(b).backgroundColor);
         expect(background).toBe('rgb(17, 17, 17)');
+        await shown.screenshot('usage-dark');
       },
       theme,
     );

@@ -20,10 +20,12 @@ export function budgetChart(rows: BudgetRow[], width: number): HTMLElement | und
   const labels = data.map((d) => d.user);
   const plot = Plot.plot({
     width,
-    height: data.length * 24 + 44,
+    height: data.length * 24 + 36,
+    marginTop: 30,
+    marginBottom: 6,
     marginLeft: marginFor(labels, width),
     marginRight: 48,
-    x: { grid: true, label: 'Share of the limit used (%)', domain: [0, Math.max(100, ...data.map((d) => d.percent))] },
+    x: { grid: true, axis: 'top', label: 'Share of the limit used (%)', domain: [0, Math.max(100, ...data.map((d) => d.percent))] },
     y: { domain: data.map((d) => d.i), label: null, tickFormat: (i: number) => labels[i] ?? '', tickSize: 0 },
     color: {
       type: 'ordinal',

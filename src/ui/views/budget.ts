@@ -48,7 +48,9 @@ function editor(row: BudgetRow, i: number): Node {
 
 function render(): void {
   const head = ['Who', 'Status', 'Used', 'Limit', 'Used %', 'Projected', 'Limit reached'];
-  const body = table([...head, ...(writable ? ['New limit'] : [])], [], 'Overrides and their use this month');
+  const body = table([...head, ...(writable ? ['New limit'] : [])], [], 'Overrides and their use this month', {
+    class: 'overrides',
+  });
   const tbody = body.querySelector('tbody')!;
   rows.forEach((row, i) => {
     const cells: Array<Node | string> = [row.user, row.status.replace('_', ' '), row.used, row.limit];

@@ -81,8 +81,8 @@ export function adoptionOf(periods: unknown[]): AdoptionChart | undefined {
     periods: list,
     table: {
       caption: 'Adoption by period',
-      columns: ['Period', ...SERIES.map(words), 'Note'],
-      rows: list.map((p) => [p.label, ...SERIES.map((s) => p.counts[s].shown), note(p)]),
+      columns: ['Period', 'Note', ...SERIES.map(words)],
+      rows: list.map((p) => [p.label, note(p), ...SERIES.map((s) => p.counts[s].shown)]),
     },
   };
 }

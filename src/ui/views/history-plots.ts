@@ -47,7 +47,7 @@ function adoption(chart: AdoptionChart, width: number): HTMLElement {
     height: 260,
     marginLeft: valueMargin(points.map((p) => p.value)),
     marginRight: 24,
-    x: { type: 'utc', label: null },
+    x: { type: 'utc', label: null, inset: 8 },
     y: { grid: true, label: 'People', zero: true, nice: true },
     color: { type: 'ordinal', domain: SERIES.map(words), range: PALETTE },
     marks: [
@@ -128,8 +128,8 @@ function anomalies(chart: AnomalyChart, width: number): HTMLElement {
     height: 280,
     marginLeft: Math.max(valueMargin(numbers), marginFor(['Value'], width)),
     marginRight: 24,
-    x: { type: 'utc', label: null },
-    y: { type: log ? 'log' : 'symlog', grid: true, label: `Value (${log ? 'log' : 'symlog'} scale)` },
+    x: { type: 'utc', label: null, inset: 16 },
+    y: { type: log ? 'log' : 'symlog', grid: true, ticks: 6, inset: 8, label: `Value (${log ? 'log' : 'symlog'} scale)` },
     color: { type: 'ordinal', domain: kinds, range: PALETTE },
     marks: [
       Plot.link(compared, { x: place, y1: (p) => p.baseline!.value, y2: (p) => p.value.value, stroke: 'kind' }),

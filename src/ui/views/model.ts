@@ -74,7 +74,7 @@ export function viewModelOf(
   result: { structuredContent?: unknown; isError?: boolean; content?: unknown },
 ): ViewModel {
   const body = isObject(result.structuredContent) ? result.structuredContent : {};
-  const title = words(tool.replace(/^get_/, ''));
+  const title = words(tool.replace(/^(get|find)_/, ''));
   const text = Array.isArray(result.content)
     ? result.content.map((c) => (isObject(c) && typeof c.text === 'string' ? c.text : '')).join('\n')
     : '';

@@ -104,7 +104,9 @@ function ranking(chart: Chart, width: number): HTMLElement {
   const labels = data.map((d) => d.label);
   const plot = Plot.plot({
     width,
-    height: data.length * 24 + 40,
+    height: data.length * 24 + 36,
+    marginTop: 30,
+    marginBottom: 6,
     marginLeft: marginFor(labels, width),
     marginRight: marginFor(
       data.map((d) => d.shown),
@@ -129,7 +131,7 @@ function split(chart: Chart, width: number): HTMLElement {
   const data = chart.marks.map((m, i) => ({ ...m, i, value: Math.max(0, m.value) }));
   const plot = Plot.plot({
     width,
-    height: 86,
+    height: 72,
     marginLeft: 12,
     marginRight: 24,
     x: { grid: true, label: chart.measure ?? null, nice: true },

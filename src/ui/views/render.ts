@@ -13,13 +13,16 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
-export function table(columns: string[], rows: string[][], caption: string): HTMLTableElement {
+const numeric = (cell: string) => /^-?[\d.,]+%?$/.test(cell);
+
+export function table(columns: string[], rows: string[][], caption: string, attrs: Record<string, string> = {}) {
+  const cell = (text: string) => el('td', numeric(text) ? { class: 'num' } : {}, text);
   return el(
     'table',
-    {},
+    attrs,
     el('caption', {}, caption),
     el('thead', {}, el('tr', {}, ...columns.map((c) => el('th', { scope: 'col' }, c)))),
-    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map((cell) => el('td', {}, cell))))),
+    el('tbody', {}, ...rows.map((r) => el('tr', {}, ...r.map(cell)))),
   );
 }
 
