@@ -27,7 +27,15 @@ async function viewing(
 ): Promise<void> {
   expect(VIEWS.usage.tools).toContain(tool);
   const result = { content: [{ type: 'text', text: `${tool} fixture` }], structuredContent };
-  const shown = await showResultInHost(browser, h.mcp, VIEWS.usage.uri, { name: tool, inputSchema: { type: 'object' } }, {}, result, hostContext);
+  const shown = await showResultInHost(
+    browser,
+    h.mcp,
+    VIEWS.usage.uri,
+    { name: tool, inputSchema: { type: 'object' } },
+    {},
+    result,
+    hostContext,
+  );
   try {
     await check(shown);
   } finally {
@@ -78,7 +86,14 @@ const ANOMALIES = {
       baseline: '1012.05',
       ratio: 20.27,
     },
-    { kind: 'model_cost', scope: 'claude-opus-4-1', date: '2026-11-12', value: '812.40', baseline: '97.10', ratio: 8.37 },
+    {
+      kind: 'model_cost',
+      scope: 'claude-opus-4-1',
+      date: '2026-11-12',
+      value: '812.40',
+      baseline: '97.10',
+      ratio: 8.37,
+    },
     { kind: 'new_model', scope: 'gpt-5', date: '2026-11-12', value: '310.25', baseline: '0', ratio: null },
     {
       kind: 'identity_cost',
@@ -88,7 +103,14 @@ const ANOMALIES = {
       baseline: '11.5',
       ratio: 8.36,
     },
-    { kind: 'organization_active_users', scope: 'organization', date: '2026-11-03', value: 31, baseline: 64, ratio: 0.48 },
+    {
+      kind: 'organization_active_users',
+      scope: 'organization',
+      date: '2026-11-03',
+      value: 31,
+      baseline: 64,
+      ratio: 0.48,
+    },
   ],
 };
 
@@ -147,7 +169,9 @@ describe('adoption, drawn as lines in the usage view', () => {
       ADOPTION,
       async (shown) => {
         await expect.poll(() => shown.view.locator('svg[role="img"]').count()).toBe(1);
-        const bg = await shown.view.locator('body').evaluate((b) => (globalThis as any).getComputedStyle(b).backgroundColor);
+        const bg = await shown.view
+          .locator('body')
+          .evaluate((b) => (globalThis as any).getComputedStyle(b).backgroundColor);
         expect(bg).toBe('rgb(24, 24, 27)');
         await shown.screenshot('adoption-dark');
       },
@@ -203,8 +227,22 @@ describe('anomalies, drawn as marked points in the usage view', () => {
   it('a value of zero (everyone missing) still has its place: the axis turns symmetric-log', async () => {
     const zero = {
       anomalies: [
-        { kind: 'organization_active_users', scope: 'organization', date: '2026-11-03', value: 0, baseline: 64, ratio: 0 },
-        { kind: 'organization_credits', scope: 'organization', date: '2026-11-04', value: '0.00', baseline: '5120.50', ratio: 0 },
+        {
+          kind: 'organization_active_users',
+          scope: 'organization',
+          date: '2026-11-03',
+          value: 0,
+          baseline: 64,
+          ratio: 0,
+        },
+        {
+          kind: 'organization_credits',
+          scope: 'organization',
+          date: '2026-11-04',
+          value: '0.00',
+          baseline: '5120.50',
+          ratio: 0,
+        },
       ],
     };
     await viewing('find_anomalies', zero, async (shown) => {

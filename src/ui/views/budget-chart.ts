@@ -25,7 +25,12 @@ export function budgetChart(rows: BudgetRow[], width: number): HTMLElement | und
     marginBottom: 6,
     marginLeft: marginFor(labels, width),
     marginRight: 48,
-    x: { grid: true, axis: 'top', label: 'Share of the limit used (%)', domain: [0, Math.max(100, ...data.map((d) => d.percent))] },
+    x: {
+      grid: true,
+      axis: 'top',
+      label: 'Share of the limit used (%)',
+      domain: [0, Math.max(100, ...data.map((d) => d.percent))],
+    },
     y: { domain: data.map((d) => d.i), label: null, tickFormat: (i: number) => labels[i] ?? '', tickSize: 0 },
     color: {
       type: 'ordinal',

@@ -67,7 +67,12 @@ function render(): void {
     controls.push(el('p', {}, 'Read-only: budgets cannot be changed from here.'));
   }
   const chart = budgetChart(rows, widthOf(root));
-  const parts = [el('h1', {}, 'Budgets'), el('p', { class: 'sub' }, note), chart ?? '', el('div', { class: 'scroll' }, body)];
+  const parts = [
+    el('h1', {}, 'Budgets'),
+    el('p', { class: 'sub' }, note),
+    chart ?? '',
+    el('div', { class: 'scroll' }, body),
+  ];
   root.replaceChildren(...parts, ...controls, preview, status);
 }
 

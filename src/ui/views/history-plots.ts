@@ -1,6 +1,12 @@
 import * as Plot from '@observablehq/plot';
 import { words } from './chart-builders.js';
-import { SERIES, type AdoptionChart, type AdoptionPeriod, type AnomalyChart, type AnomalyPoint } from './history-builders.js';
+import {
+  SERIES,
+  type AdoptionChart,
+  type AdoptionPeriod,
+  type AnomalyChart,
+  type AnomalyPoint,
+} from './history-builders.js';
 import { dateOf, figure, legendOf, marginFor, PALETTE, valueMargin } from './plots.js';
 
 interface Point {
@@ -74,7 +80,11 @@ function adoption(chart: AdoptionChart, width: number): HTMLElement {
       ),
       Plot.tip(
         chart.periods,
-        Plot.pointerX({ x: (p: AdoptionPeriod) => dateOf(p.at), y: (p: AdoptionPeriod) => p.counts.active.value, title: tip }),
+        Plot.pointerX({
+          x: (p: AdoptionPeriod) => dateOf(p.at),
+          y: (p: AdoptionPeriod) => p.counts.active.value,
+          title: tip,
+        }),
       ),
     ],
   });
@@ -129,7 +139,13 @@ function anomalies(chart: AnomalyChart, width: number): HTMLElement {
     marginLeft: Math.max(valueMargin(numbers), marginFor(['Value'], width)),
     marginRight: 24,
     x: { type: 'utc', label: null, inset: 16 },
-    y: { type: log ? 'log' : 'symlog', grid: true, ticks: 6, inset: 8, label: `Value (${log ? 'log' : 'symlog'} scale)` },
+    y: {
+      type: log ? 'log' : 'symlog',
+      grid: true,
+      ticks: 6,
+      inset: 8,
+      label: `Value (${log ? 'log' : 'symlog'} scale)`,
+    },
     color: { type: 'ordinal', domain: kinds, range: PALETTE },
     marks: [
       Plot.link(compared, { x: place, y1: (p) => p.baseline!.value, y2: (p) => p.value.value, stroke: 'kind' }),
@@ -139,7 +155,8 @@ function anomalies(chart: AnomalyChart, width: number): HTMLElement {
     ],
   });
   const summary = `${chart.title}: ${points.length} anomalies of ${kinds.length} kinds; the largest, ${points[0]!.who} on ${points[0]!.date}: ${points[0]!.value.shown} against a baseline of ${points[0]!.baselineShown || 'none'}`;
-  const note = 'Each point is a value; the dash below or above it is its baseline, and the line between them the excess.';
+  const note =
+    'Each point is a value; the dash below or above it is its baseline, and the line between them the excess.';
   return figure(chart.title, plot, summary, { legend: legendOf(plot, 'Kinds of anomaly'), note });
 }
 

@@ -105,7 +105,9 @@ export function viewModelOf(
     subtitle: [period, through].filter(Boolean).join(' · '),
     charts,
     tables: [
-      ...(plain.length ? [{ caption: 'Every value in the charts above', columns: ['Chart', 'Label', 'Value'], rows }] : []),
+      ...(plain.length
+        ? [{ caption: 'Every value in the charts above', columns: ['Chart', 'Label', 'Value'], rows }]
+        : []),
       ...charts.flatMap((c) => ('table' in c ? [c.table] : [])),
     ],
   };

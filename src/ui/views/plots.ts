@@ -16,7 +16,10 @@ export const dateOf = (day: number) => new Date(day * DAY);
 
 /** Room for the longest of the labels (11px system-ui, about 6.5px a character), at most 45% of the width. */
 export const marginFor = (labels: string[], width: number, least = 40) =>
-  Math.min(Math.floor(width * 0.45), Math.max(least, Math.ceil(Math.max(0, ...labels.map((l) => l.length)) * 6.5) + 14));
+  Math.min(
+    Math.floor(width * 0.45),
+    Math.max(least, Math.ceil(Math.max(0, ...labels.map((l) => l.length)) * 6.5) + 14),
+  );
 
 /** Room for the value axis' tick labels (grouped thousands). */
 export const valueMargin = (values: number[]) =>
