@@ -53,6 +53,7 @@ export function figure(
 /** A legend of swatches for the plot's colour scale. */
 export function legendOf(plot: ReturnType<typeof Plot.plot>, label: string): Element | undefined {
   const legend = plot.legend('color', { label: null, swatchSize: 12 });
+  legend?.setAttribute('role', 'group');
   legend?.setAttribute('aria-label', label);
   legend?.classList.add('legend');
   return legend;
