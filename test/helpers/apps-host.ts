@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/client';
 import { build } from 'esbuild';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 
 /** Where the browser tests leave their screenshots: test/.output/ (not committed). */
 export const OUTPUT_DIR = fileURLToPath(new URL('../.output/ui/', import.meta.url));
@@ -87,3 +87,11 @@ export async function showResultInHost(
     },
   };
 }
+
+/** The lines of the chart's tooltip now shown (Observable Plot starts each with a zero-width space). */
+export const tipLines = async (chart: Locator): Promise<string[]> =>
+  (await chart.locator('[aria-label="tip"] tspan').allTextContents()).map((t) => t.replace(/\u200b/g, ''));
+
+/** The entries of a chart legend (Observable Plot's swatches) within `scope`. */
+export const legendEntries = (scope: Locator | FrameLocator): Promise<string[]> =>
+  scope.locator('.legend span[class$="-swatch"]').allTextContents();

@@ -2,7 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEWS } from '../../src/ui/views.js';
 import { launchChromium } from '../helpers/browser.js';
-import { showResultInHost } from '../helpers/apps-host.js';
+import { legendEntries, showResultInHost, tipLines } from '../helpers/apps-host.js';
 import { harness, type Harness } from '../helpers/mcp.js';
 
 // get_adoption and find_anomalies are built elsewhere: until they are merged, these tests hand the usage view
@@ -48,13 +48,6 @@ const rowsOf = (shown: Shown, caption: string) =>
     .locator('table', { has: shown.view.locator('caption', { hasText: caption }) })
     .locator('tbody tr')
     .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
-
-/** The legend's entries: Observable Plot's swatches. */
-const legend = (shown: Shown) => shown.view.locator('.legend span[class$="-swatch"]').allTextContents();
-
-/** The lines of the tooltip shown (Plot starts each with a zero-width space). */
-const tipLines = async (chart: ReturnType<Shown['view']['locator']>) =>
-  (await chart.locator('[aria-label="tip"] tspan').allTextContents()).map((t) => t.replace(/\u200b/g, ''));
 
 const period = (start: string, end: string, counts: number[], partial = false, history_begins = false) => {
   const [active, fresh, returning, retained] = counts;
@@ -136,7 +129,7 @@ describe('adoption, drawn as lines in the usage view', () => {
       expect(await chart.getAttribute('aria-label')).toBe(
         `People by week: 6 periods; active people 41 in 2026-10-12 to 2026-10-18, 49 in 2026-11-16 to 2026-11-22`,
       );
-      expect(await legend(shown)).toEqual(['Active', 'New', 'Returning', 'Retained']);
+      expect(await legendEntries(shown.view)).toEqual(['Active', 'New', 'Returning', 'Retained']);
       // Four series: a point each per period, the two partial periods' hollow; their segments dashed.
       expect(await chart.locator('circle').count()).toBe(4 * periods.length);
       expect(await chart.locator('[fill="var(--bg)"] circle, circle[fill="var(--bg)"]').count()).toBe(4 * 2);
@@ -202,7 +195,7 @@ describe('anomalies, drawn as marked points in the usage view', () => {
       expect(await chart.getAttribute('aria-label')).toBe(
         'Anomalies: value against its baseline, by day: 5 anomalies of 5 kinds; the largest, docs-generator on 2026-11-18: 20512.37 against a baseline of 1012.05',
       );
-      expect(await legend(shown)).toEqual([...new Set(list.map((a) => a.kind))]);
+      expect(await legendEntries(shown.view)).toEqual([...new Set(list.map((a) => a.kind))]);
       // A value point for each; a baseline dash for each that has a baseline (a first appearance has none).
       const withBaseline = list.filter((a) => Number(a.baseline) > 0).length;
       expect(await chart.locator('circle').count()).toBe(list.length);
@@ -254,5 +247,16 @@ describe('anomalies, drawn as marked points in the usage view', () => {
         ['2026-11-04', 'organization_credits', 'organization', '0.00', '5120.50', '0'],
       ]);
     });
+  });
+
+  it('no anomalies: says there is nothing to chart, and draws no empty chart', async () => {
+    await viewing(
+      'find_anomalies',
+      { start_date: '2026-10-22', end_date: '2026-11-20', anomalies: [] },
+      async (shown) => {
+        await expect.poll(() => shown.view.locator('main').textContent()).toContain('Nothing to chart in this answer.');
+        expect(await shown.view.locator('svg[role="img"], table').count()).toBe(0);
+      },
+    );
   });
 });

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser.js';
-import { showInHost } from '../helpers/apps-host.js';
+import { legendEntries, showInHost, tipLines } from '../helpers/apps-host.js';
 import { harness, type Harness } from '../helpers/mcp.js';
 
 let browser: Browser;
@@ -43,6 +43,12 @@ describe('the usage view, rendered by a real MCP Apps host from a real tool answ
       expect(cells).toEqual(days.flatMap((d) => [d.date, String(d.user_count)]));
       const chart = shown.view.locator('svg[role="img"]').first();
       expect(await chart.getAttribute('aria-label')).toContain(`${days[0]!.user_count} on ${days[0]!.date}`);
+      // Ticks and gridlines to read a value off the line; pointing at a day shows its value as the answer gave it.
+      expect(await chart.locator('[aria-label="y-grid"] line').count()).toBeGreaterThan(2);
+      expect(await chart.locator('[aria-label="x-axis tick label"] text').count()).toBeGreaterThan(2);
+      await chart.locator('circle').last().hover();
+      const last = days.at(-1)!;
+      await expect.poll(() => tipLines(chart)).toEqual([last.date, `User count: ${last.user_count}`]);
       await shown.screenshot('usage-dau');
     });
   });
@@ -53,6 +59,9 @@ describe('the usage view, rendered by a real MCP Apps host from a real tool answ
       await expect.poll(() => shown.view.locator('tbody tr').count()).toBeGreaterThan(0);
       const text = await shown.view.locator('table').textContent();
       for (const [model, credits] of Object.entries(byModel)) expect(text).toContain(`${model}${credits}`);
+      // The split's legend names each part with its amount, exactly.
+      const legend = await legendEntries(shown.view.locator('figure', { hasText: 'By model' }));
+      expect(legend).toEqual(Object.entries(byModel).map(([m, c]) => `${m} ${c}`));
       await shown.screenshot('usage-credits');
     });
   });
