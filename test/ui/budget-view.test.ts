@@ -69,6 +69,7 @@ describe('the budget view, in a real MCP Apps host', () => {
       );
       expect(await chart.locator('.values text').allTextContents()).toEqual(charted.map((r) => `${r.percent_used}%`));
       expect(await chart.getAttribute('aria-label')).toContain(`${charted[0]!.user} ${charted[0]!.percent_used}%`);
+      await shown.screenshot('budget-chart');
 
       const target = rows.findIndex((r) => r.user === people[0]);
       await shown.view.getByLabel(`New limit for ${people[0]}`).fill('4321');

@@ -24,7 +24,11 @@ export function budgetChart(rows: BudgetRow[], width: number): HTMLElement | und
     marginTop: 30,
     marginBottom: 6,
     marginLeft: marginFor(labels, width),
-    marginRight: 48,
+    marginRight: marginFor(
+      data.map((d) => d.shown),
+      width,
+      20,
+    ),
     x: {
       grid: true,
       axis: 'top',
