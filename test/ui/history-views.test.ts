@@ -155,6 +155,19 @@ describe('adoption, drawn as lines in the usage view', () => {
     });
   });
 
+  it('by month, with history only a few weeks old: one period, both partial and where history begins', async () => {
+    const only = period('2026-11-01', '2026-11-30', [73, 73, 0, 0], true, true);
+    await viewing('get_adoption', { granularity: 'month', periods: [only] }, async (shown) => {
+      await expect.poll(() => shown.view.locator('figcaption').allTextContents()).toEqual(['People by month']);
+      expect(await rowsOf(shown, 'Adoption by period')).toEqual([
+        ['2026-11-01 to 2026-11-30', 'partial; history begins (everyone is new)', '73', '73', '0', '0'],
+      ]);
+      const chart = shown.view.locator('svg[role="img"]');
+      expect(await chart.locator('[fill="var(--bg)"] circle, circle[fill="var(--bg)"]').count()).toBe(4);
+      expect(await chart.locator('.annotation text').allTextContents()).toEqual(['history begins']);
+    });
+  });
+
   it('reads in the dark theme', async () => {
     const dark = { theme: 'dark', styles: { variables: { '--color-background-primary': 'rgb(24, 24, 27)' } } };
     await viewing(
