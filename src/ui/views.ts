@@ -7,13 +7,17 @@ export const VIEWS = {
   usage: {
     uri: 'ui://org-analytics/usage.html',
     title: 'Usage charts',
-    description: 'Trend, ranking and split charts, with a table of every value, drawn from the tool answer.',
+    description:
+      'Trend, ranking, split, adoption and anomaly charts, with a table of every value, drawn from the tool answer.',
+    // get_adoption and find_anomalies link here once they are registered; a name with no tool links nothing.
     tools: [
       'get_usage_overview',
       'get_active_user_counts',
       'get_user_activity',
       'get_credit_usage',
       'get_cost_analytics',
+      'get_adoption',
+      'find_anomalies',
     ],
   },
   budget: {

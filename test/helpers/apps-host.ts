@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/client';
 import { build } from 'esbuild';
-import type { Browser, FrameLocator, Page } from 'playwright-core';
+import type { Browser, FrameLocator, Locator, Page } from 'playwright-core';
 
 /** Where the browser tests leave their screenshots: test/.output/ (not committed). */
 export const OUTPUT_DIR = fileURLToPath(new URL('../.output/ui/', import.meta.url));
@@ -41,9 +41,26 @@ export async function showInHost(
   const { tools } = await mcp.listTools();
   const uri = (tools.find((t) => t.name === tool)?._meta as { ui?: { resourceUri?: string } })?.ui?.resourceUri;
   if (!uri) throw new Error(`${tool} names no view`);
+  const result = (await mcp.callTool({ name: tool, arguments: args })) as Record<string, any>;
+  const info = tools.find((t) => t.name === tool) as Record<string, unknown>;
+  return showResultInHost(browser, mcp, uri, info, args, result, hostContext);
+}
+
+/**
+ * Shows a given result (a real answer, or a fixture for a tool the server does not have) in the view at
+ * `uri`, read from the server, as if `tool` had answered it.
+ */
+export async function showResultInHost(
+  browser: Browser,
+  mcp: Client,
+  uri: string,
+  tool: Record<string, unknown>,
+  args: Record<string, unknown>,
+  result: Record<string, any>,
+  hostContext: Record<string, unknown> = {},
+): Promise<ShownView & { result: Record<string, any> }> {
   const resource = await mcp.readResource({ uri });
   const html = (resource.contents[0] as { text: string }).text;
-  const result = (await mcp.callTool({ name: tool, arguments: args })) as Record<string, any>;
   const page = await browser.newPage({ viewport: { width: 760, height: 900 } });
   const calls: ShownView['calls'] = [];
   await page.exposeFunction('hostCallTool', async (params: { name: string; arguments?: Record<string, unknown> }) => {
@@ -55,12 +72,7 @@ export async function showInHost(
   );
   await page.addScriptTag({ content: await bundleHost() });
   // Passed as JSON text: the start object's types are too deep for Playwright's serialisable-argument check.
-  const start = JSON.stringify({
-    html,
-    args,
-    result,
-    hostContext: { toolInfo: { tool: tools.find((t) => t.name === tool) }, ...hostContext },
-  });
+  const start = JSON.stringify({ html, args, result, hostContext: { toolInfo: { tool }, ...hostContext } });
   await page.evaluate((text: string) => (globalThis as any).startHost(JSON.parse(text)), start);
   return {
     page,
@@ -75,3 +87,11 @@ export async function showInHost(
     },
   };
 }
+
+/** The lines of the chart's tooltip now shown (Observable Plot starts each with a zero-width space). */
+export const tipLines = async (chart: Locator): Promise<string[]> =>
+  (await chart.locator('[aria-label="tip"] tspan').allTextContents()).map((t) => t.replace(/\u200b/g, ''));
+
+/** The entries of a chart legend (Observable Plot's swatches) within `scope`. */
+export const legendEntries = (scope: Locator | FrameLocator): Promise<string[]> =>
+  scope.locator('.legend span[class$="-swatch"]').allTextContents();

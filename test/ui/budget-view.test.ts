@@ -48,11 +48,28 @@ describe('the budget view, in a real MCP Apps host', () => {
     const { h, people } = await withOverrides();
     const shown = await showInHost(browser, h.mcp, 'get_budget_status', {});
     try {
-      const rows = shown.result.structuredContent.rows as Array<{ user: string; used: string; limit: string }>;
+      const rows = shown.result.structuredContent.rows as Array<{
+        user: string;
+        used: string;
+        limit: string;
+        percent_used?: number | null;
+      }>;
       await expect.poll(() => shown.view.locator('tbody tr').count()).toBe(rows.length);
       const first = shown.view.locator('tbody tr').first();
       const cells = await first.locator('td').allTextContents();
       expect(cells.slice(0, 4)).toEqual([rows[0]!.user, expect.any(String), rows[0]!.used, rows[0]!.limit]);
+      // The chart: the overrides most used against their limit, most first, each with its percent as given.
+      const charted = rows
+        .filter((r): r is typeof r & { percent_used: number } => typeof r.percent_used === 'number')
+        .sort((a, b) => b.percent_used - a.percent_used)
+        .slice(0, 20);
+      const chart = shown.view.locator('svg[role="img"]');
+      expect(await chart.locator('[aria-label="y-axis tick label"] text').allTextContents()).toEqual(
+        charted.map((r) => r.user),
+      );
+      expect(await chart.locator('.values text').allTextContents()).toEqual(charted.map((r) => `${r.percent_used}%`));
+      expect(await chart.getAttribute('aria-label')).toContain(`${charted[0]!.user} ${charted[0]!.percent_used}%`);
+      await shown.screenshot('budget-chart');
 
       const target = rows.findIndex((r) => r.user === people[0]);
       await shown.view.getByLabel(`New limit for ${people[0]}`).fill('4321');

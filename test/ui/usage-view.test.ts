@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../helpers/browser.js';
-import { showInHost } from '../helpers/apps-host.js';
+import { legendEntries, showInHost, tipLines } from '../helpers/apps-host.js';
 import { harness, type Harness } from '../helpers/mcp.js';
 
 let browser: Browser;
@@ -30,6 +30,8 @@ async function viewing(
   }
 }
 type Shown = Awaited<ReturnType<typeof showInHost>>;
+/** Observable Plot labels each axis' tick labels as a group, "x-axis tick label" or "y-axis tick label". */
+const TICK_LABELS = (axis: 'x' | 'y') => `svg[role="img"] [aria-label="${axis}-axis tick label"] text`;
 
 describe('the usage view, rendered by a real MCP Apps host from a real tool answer', () => {
   it('draws the daily active users as a trend, with a table holding every value as the answer gave it', async () => {
@@ -41,6 +43,12 @@ describe('the usage view, rendered by a real MCP Apps host from a real tool answ
       expect(cells).toEqual(days.flatMap((d) => [d.date, String(d.user_count)]));
       const chart = shown.view.locator('svg[role="img"]').first();
       expect(await chart.getAttribute('aria-label')).toContain(`${days[0]!.user_count} on ${days[0]!.date}`);
+      // Ticks and gridlines to read a value off the line; pointing at a day shows its value as the answer gave it.
+      expect(await chart.locator('[aria-label="y-grid"] line').count()).toBeGreaterThan(2);
+      expect(await chart.locator('[aria-label="x-axis tick label"] text').count()).toBeGreaterThan(2);
+      await chart.locator('circle').last().hover();
+      const last = days.at(-1)!;
+      await expect.poll(() => tipLines(chart)).toEqual([last.date, `User count: ${last.user_count}`]);
       await shown.screenshot('usage-dau');
     });
   });
@@ -51,6 +59,9 @@ describe('the usage view, rendered by a real MCP Apps host from a real tool answ
       await expect.poll(() => shown.view.locator('tbody tr').count()).toBeGreaterThan(0);
       const text = await shown.view.locator('table').textContent();
       for (const [model, credits] of Object.entries(byModel)) expect(text).toContain(`${model}${credits}`);
+      // The split's legend names each part with its amount, exactly.
+      const legend = await legendEntries(shown.view.locator('figure', { hasText: 'By model' }));
+      expect(legend).toEqual(Object.entries(byModel).map(([m, c]) => `${m} ${c}`));
       await shown.screenshot('usage-credits');
     });
   });
@@ -66,6 +77,7 @@ describe('the usage view, rendered by a real MCP Apps host from a real tool answ
           .locator('body')
           .evaluate((b) => (globalThis as any).getComputedStyle(b).backgroundColor);
         expect(background).toBe('rgb(17, 17, 17)');
+        await shown.screenshot('usage-dark');
       },
       theme,
     );
@@ -107,9 +119,9 @@ describe('the usage view draws every kind of answer it is linked to', () => {
       };
       const top = [...rows].sort((a, b) => b.values[sort_by]! - a.values[sort_by]!).slice(0, 10);
       await expect.poll(() => shown.view.locator('tbody tr').count()).toBe(top.length);
-      const labels = await shown.view.locator('svg[role="img"] .label').allTextContents();
+      const labels = await shown.view.locator(TICK_LABELS('y')).allTextContents();
       expect(labels).toEqual(top.map((r) => r.user));
-      const values = await shown.view.locator('svg[role="img"] .value').allTextContents();
+      const values = await shown.view.locator('svg[role="img"] .values text').allTextContents();
       expect(values).toEqual(top.map((r) => String(r.values[sort_by])));
       await shown.screenshot('usage-activity');
     });
@@ -171,7 +183,7 @@ describe('the usage view reads the answer as it was asked', () => {
       await expect.poll(() => shown.view.locator('figcaption').count()).toBeGreaterThan(0);
       expect(await shown.view.locator('figcaption').first().textContent()).toMatch(/^Least 10 by /);
       const rows = shown.result.structuredContent.rows as Array<{ user: string }>;
-      const labels = await shown.view.locator('svg[role="img"] .label').allTextContents();
+      const labels = await shown.view.locator(TICK_LABELS('y')).allTextContents();
       expect(labels).toEqual(rows.slice(0, 10).map((r) => r.user));
     });
   });

@@ -1,7 +1,8 @@
 import { App } from '@modelcontextprotocol/ext-apps';
 import { budgetRowsOf, overrideOf, type BudgetRow } from './budget-model.js';
 import { followHostTheme } from './host-theme.js';
-import { el, table } from './render.js';
+import { budgetChart } from './budget-chart.js';
+import { el, table, widthOf } from './render.js';
 
 type Entry = { user: string; before: string | null; after: string; status: string; reason?: string };
 
@@ -19,21 +20,7 @@ const status = el('p', { role: 'status' });
 const preview = el('div', { class: 'diff' });
 const apply = el('button', { type: 'button', disabled: '' }, 'Apply');
 
-function percentBar(row: BudgetRow): Node {
-  if (row.percent === null) return document.createTextNode('');
-  const shown = `${row.percent}%`;
-  const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
-  svg.setAttribute('viewBox', '0 0 100 10');
-  svg.setAttribute('width', '48');
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', `${row.user}: ${shown} of the limit used`);
-  const bar = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
-  bar.setAttribute('width', String(Math.min(100, Math.max(1, row.percent))));
-  bar.setAttribute('height', '10');
-  bar.setAttribute('style', 'fill: currentColor');
-  svg.append(bar);
-  return el('span', { class: `status-${row.status}` }, svg, ` ${shown}`);
-}
+const percentText = (row: BudgetRow) => (row.percent === null ? '' : `${row.percent}%`);
 
 function edited(): void {
   previewed = undefined;
@@ -61,11 +48,13 @@ function editor(row: BudgetRow, i: number): Node {
 
 function render(): void {
   const head = ['Who', 'Status', 'Used', 'Limit', 'Used %', 'Projected', 'Limit reached'];
-  const body = table([...head, ...(writable ? ['New limit'] : [])], [], 'Overrides and their use this month');
+  const body = table([...head, ...(writable ? ['New limit'] : [])], [], 'Overrides and their use this month', {
+    class: 'overrides',
+  });
   const tbody = body.querySelector('tbody')!;
   rows.forEach((row, i) => {
     const cells: Array<Node | string> = [row.user, row.status.replace('_', ' '), row.used, row.limit];
-    cells.push(percentBar(row), row.projected, row.limitDay);
+    cells.push(percentText(row), row.projected, row.limitDay);
     if (writable) cells.push(editor(row, i));
     tbody.append(el('tr', {}, ...cells.map((c) => el('td', { class: `status-${row.status}` }, c))));
   });
@@ -77,7 +66,13 @@ function render(): void {
   } else {
     controls.push(el('p', {}, 'Read-only: budgets cannot be changed from here.'));
   }
-  const parts = [el('h1', {}, 'Budgets'), el('p', { class: 'sub' }, note), el('div', { class: 'scroll' }, body)];
+  const chart = budgetChart(rows, widthOf(root));
+  const parts = [
+    el('h1', {}, 'Budgets'),
+    el('p', { class: 'sub' }, note),
+    chart ?? '',
+    el('div', { class: 'scroll' }, body),
+  ];
   root.replaceChildren(...parts, ...controls, preview, status);
 }
 

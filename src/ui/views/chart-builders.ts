@@ -6,6 +6,8 @@ export interface Mark {
   shown: string;
   /** A trend's day number, which places the point. */
   at?: number;
+  /** A trend's day that is not complete yet (today): drawn hollow, its segment dashed. */
+  partial?: boolean;
 }
 
 export interface Chart {
@@ -13,6 +15,8 @@ export interface Chart {
   title: string;
   marks: Mark[];
   unit?: 'day' | 'week';
+  /** What the marks measure, for the value axis. */
+  measure?: string;
 }
 
 export type Json = Record<string, unknown>;
@@ -40,7 +44,7 @@ function measureOf(rows: Json[], reading: Reading, skip: string[]): string | und
   );
 }
 
-const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / 86_400_000;
+export const dayNumber = (day: string) => Date.parse(`${day}T00:00:00Z`) / 86_400_000;
 
 /** Points in date order, placed by their day: a gap in the data is a gap on the axis, not a closer point. */
 export function trendOf(rows: Json[], reading: Reading): Chart | undefined {
@@ -52,12 +56,14 @@ export function trendOf(rows: Json[], reading: Reading): Chart | undefined {
   const marks: Mark[] = rows
     .map((r) => {
       const day = String(r[at]);
-      const label = day === reading.partialDay ? `${day} (partial)` : day;
-      return { label, value: Number(r[measure]), shown: String(r[measure]), at: dayNumber(day) };
+      const partial = day === reading.partialDay;
+      const label = partial ? `${day} (partial)` : day;
+      return { label, value: Number(r[measure]), shown: String(r[measure]), at: dayNumber(day), partial };
     })
     .sort((a, b) => a.at - b.at);
   return {
     kind: 'trend',
+    measure: words(measure),
     unit: at === 'week_start' ? 'week' : 'day',
     title: `${words(measure)} by ${at === 'week_start' ? 'week' : 'day'}`,
     marks,
@@ -77,6 +83,7 @@ export function rankingOf(rows: Json[], reading: Reading): Chart | undefined {
   const head = ascending ? 'Least' : 'Top';
   return {
     kind: 'ranking',
+    measure: words(measure),
     title: `${head} ${shown.length} by ${words(measure).toLowerCase()}`,
     marks: shown.map((r) => ({
       // Every name the row carries (a person and a model, a resource…), so that a person listed twice is told apart.
@@ -98,6 +105,7 @@ export function groupSplitOf(rows: Json[], reading: Reading): Chart | undefined 
   if (!measure || names.length === 0 || rows.length < 2 || reading.truncated) return undefined;
   return {
     kind: 'split',
+    measure: words(measure),
     title: `${words(measure)} by ${names.map((n) => words(n).toLowerCase()).join(', ')}`,
     marks: rows.map((r) => ({
       label: names.map((n) => String(r[n] ?? '')).join(' · '),

@@ -9,6 +9,7 @@ import {
   type Json,
   type Reading,
 } from './chart-builders.js';
+import { adoptionOf, anomaliesOf, type AdoptionChart, type AnomalyChart, type Table } from './history-builders.js';
 
 /**
  * What the usage view draws, read from a tool's own structuredContent: a trend for daily series, a ranking
@@ -18,9 +19,12 @@ import {
 export interface ViewModel {
   title: string;
   subtitle: string;
-  charts: Chart[];
-  /** The values behind every chart, for screen readers and for reading exact figures. */
-  table: { columns: string[]; rows: string[][] };
+  charts: Array<Chart | AdoptionChart | AnomalyChart>;
+  /**
+   * The values behind every chart, for screen readers and for reading exact figures: one table for the
+   * trends, rankings and splits, and one of its own for each chart of history (adoption, anomalies).
+   */
+  tables: Table[];
   /** Said instead of charts: an error, or an answer still being fetched. */
   notice?: string;
 }
@@ -33,11 +37,20 @@ function flatten(row: Json): Json {
 
 const SKIPPED = ['freshness', 'pending', 'counts', 'comparison', 'previous'];
 
+/** The answers of history (get_adoption's periods, find_anomalies' list) have charts of their own. */
+const HISTORY = { periods: adoptionOf, anomalies: anomaliesOf } as const;
+
 /** Walks the answer for the shapes it can draw: arrays of dated rows, arrays of per-identity rows, maps of amounts. */
-function chartsIn(value: Json, depth: number, out: Chart[], reading: Reading): void {
+function chartsIn(value: Json, depth: number, out: ViewModel['charts'], reading: Reading): void {
   for (const [key, child] of Object.entries(value)) {
     // A comparison mixes measures (one row per metric): not a chart of one quantity.
     if (SKIPPED.includes(key)) continue;
+    const history = depth === 0 && Array.isArray(child) && Object.hasOwn(HISTORY, key);
+    const own = history ? HISTORY[key as keyof typeof HISTORY](child) : undefined;
+    if (own) {
+      out.push(own);
+      continue;
+    }
     if (Array.isArray(child) && child.length > 0 && child.every(isObject)) {
       const rows = child.map(flatten);
       const first = rows[0]!;
@@ -61,11 +74,11 @@ export function viewModelOf(
   result: { structuredContent?: unknown; isError?: boolean; content?: unknown },
 ): ViewModel {
   const body = isObject(result.structuredContent) ? result.structuredContent : {};
-  const title = words(tool.replace(/^get_/, ''));
+  const title = words(tool.replace(/^(get|find)_/, ''));
   const text = Array.isArray(result.content)
     ? result.content.map((c) => (isObject(c) && typeof c.text === 'string' ? c.text : '')).join('\n')
     : '';
-  const empty = { title, subtitle: '', charts: [], table: { columns: [], rows: [] } };
+  const empty = { title, subtitle: '', charts: [], tables: [] };
   if (result.isError) return { ...empty, notice: text || 'The tool answered with an error.' };
   if (body.complete === false && isObject(body.pending))
     return { ...empty, notice: String(body.pending.message ?? 'The answer is still being fetched.') };
@@ -78,8 +91,10 @@ export function viewModelOf(
       body.returned_rows < body.total_rows,
     partialDay: body.includes_today === true && typeof body.end_date === 'string' ? body.end_date : undefined,
   };
-  const charts: Chart[] = [];
+  const charts: ViewModel['charts'] = [];
   chartsIn(body, 0, charts, reading);
+  const plain = charts.filter((c): c is Chart => 'marks' in c);
+  const rows = plain.flatMap((c) => c.marks.map((m) => [c.title, m.label, m.shown]));
   const period = body.start_date && body.end_date ? `${String(body.start_date)} to ${String(body.end_date)}` : '';
   const through =
     isObject(body.freshness) && body.freshness.data_through
@@ -89,9 +104,11 @@ export function viewModelOf(
     title,
     subtitle: [period, through].filter(Boolean).join(' · '),
     charts,
-    table: {
-      columns: ['Chart', 'Label', 'Value'],
-      rows: charts.flatMap((c) => c.marks.map((m) => [c.title, m.label, m.shown])),
-    },
+    tables: [
+      ...(plain.length
+        ? [{ caption: 'Every value in the charts above', columns: ['Chart', 'Label', 'Value'], rows }]
+        : []),
+      ...charts.flatMap((c) => ('table' in c ? [c.table] : [])),
+    ],
   };
 }
