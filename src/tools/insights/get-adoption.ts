@@ -64,7 +64,7 @@ export const getAdoption = defineTool({
   name: 'get_adoption',
   title: 'Adoption',
   description:
-    "How adoption grows, per week (Mon-Sun UTC) or month: active people, new (first seen in the history store), returning (back after a period away), retained (of the previous period's new). Service accounts left out. Default range: the stored history.",
+    "How adoption grows per week (Mon-Sun UTC) or month, through the latest complete day: active people, new (first seen in the history store), returning (back after a period away), retained (of the previous period's new). People only. Default: the stored history.",
   input: z.strictObject({
     granularity: z.enum(['week', 'month']).default('week'),
     start_date: date.optional().describe('YYYY-MM-DD, UTC'),
