@@ -1,4 +1,5 @@
 import type { DayRange } from '../../domain/dates.js';
+import { count, minus, unite, type Bits } from './people-bits.js';
 import { dayFromMs, dayToMs, formatDay, weekday } from '../../util/utc-date.js';
 
 export type Granularity = 'week' | 'month';
@@ -38,44 +39,38 @@ export interface PeriodFigures {
 export interface ActivePeriod {
   period: DayRange;
   days: DayRange;
-  active: ReadonlySet<string>;
+  active: Bits;
 }
 
 /**
- * The cohort figures of consecutive periods. `seen`: everyone active from where history begins up to the
- * first period (mutated as the periods pass), or null when there is no history (live: active only).
- * `before`: the period just before the first, with its newcomers, when history holds it.
+ * The cohort figures of consecutive periods, oldest first. `counted`: whether history begins at the first
+ * period (with `historyBegins`, its first day); false: live, active people only.
  * - new: active, and not active in any earlier period since history begins;
  * - returning: active, active in some earlier period, but not in the one just before;
  * - retained: of the previous period's newcomers, how many are active in this one.
  */
-export function cohorts(
-  periods: readonly ActivePeriod[],
-  seen: Set<string> | null,
-  before: { active: ReadonlySet<string>; fresh: ReadonlySet<string> } | null,
-  historyBegins: number | null,
-): PeriodFigures[] {
-  let previous = before;
+export function cohorts(periods: readonly ActivePeriod[], historyBegins: number | null): PeriodFigures[] {
+  const size = Math.max(0, ...periods.map((p) => p.active.length));
+  const seen = new Uint32Array(size);
+  let previous: { active: Bits; fresh: Bits } | undefined;
   return periods.map(({ period, days, active }) => {
     const partial = days.start > period.start || days.end < period.end;
-    const base = { start_date: formatDay(period.start), end_date: formatDay(period.end), active: active.size, partial };
-    if (!seen) return { ...base, new: null, returning: null, retained: null, history_begins: false };
-    const fresh = new Set<string>();
-    let returning = 0;
-    let retained = 0;
-    for (const who of active) {
-      if (!seen.has(who)) fresh.add(who);
-      else if (previous && !previous.active.has(who)) returning++;
-      if (previous?.fresh.has(who)) retained++;
-    }
-    for (const who of fresh) seen.add(who);
+    const base = {
+      start_date: formatDay(period.start),
+      end_date: formatDay(period.end),
+      active: count(active),
+      partial,
+    };
+    if (historyBegins === null) return { ...base, new: null, returning: null, retained: null, history_begins: false };
+    const fresh = minus(active, seen);
     const out = {
       ...base,
-      new: fresh.size,
-      returning: previous ? returning : null,
-      retained: previous ? retained : null,
-      history_begins: historyBegins !== null && historyBegins >= period.start && historyBegins <= period.end,
+      new: count(fresh),
+      returning: previous ? count(active, seen, previous.active) : null,
+      retained: previous ? count(previous.fresh, active) : null,
+      history_begins: historyBegins >= period.start && historyBegins <= period.end,
     };
+    unite(seen, [active]);
     previous = { active, fresh };
     return out;
   });

@@ -8,7 +8,8 @@ import { formatDay, parseIsoDay } from '../../util/utc-date.js';
 import { READ_ONLY, defineTool } from '../define-tool.js';
 import { answerFreshness } from '../shared/complete-days.js';
 import { date } from '../shared/inputs.js';
-import { activeByDay, activeInRange, historyStart } from './adoption-history.js';
+import { activeByDay, activeInRange, heldDay, historyStart } from './adoption-history.js';
+import { union } from './people-bits.js';
 import { cohorts, periodOf, periodsOver, type ActivePeriod, type Granularity } from './adoption-periods.js';
 import type { ToolContext } from '../types.js';
 
@@ -35,29 +36,27 @@ function syncFor(granularity: Granularity, from: number, published: number): str
   return `org-analytics-mcp sync --history-months ${Math.max(1, months)}`;
 }
 
-/** The people active in each period, over its days within [from, published]. */
+/**
+ * The people active in each period, over its days within [from, published]: the union of its daily active
+ * lists when `byDay` says so, else one range query of user activity. One period at a time.
+ */
 async function activePeriods(
   ctx: ToolContext,
   periods: DayRange[],
   from: number,
   published: number,
-  byDay: boolean,
+  byDay: (period: DayRange, days: DayRange) => Promise<boolean>,
   freshness: Freshness[],
 ): Promise<ActivePeriod[]> {
-  const spans = periods.map((period) => ({
-    period,
-    days: { start: Math.max(period.start, from), end: Math.min(period.end, published) },
-  }));
-  if (!byDay)
-    return Promise.all(spans.map(async (s) => ({ ...s, active: await activeInRange(ctx, s.days, freshness) })));
-  // Weeks from the store: the union of their daily active lists, read once from the first day on.
-  const lists = await activeByDay(ctx, { start: spans[0]!.days.start, end: spans.at(-1)!.days.end }, freshness);
-  const first = spans[0]!.days.start;
-  return spans.map((s) => {
-    const active = new Set<string>();
-    for (let d = s.days.start; d <= s.days.end; d++) for (const who of lists[d - first]!) active.add(who);
-    return { ...s, active };
-  });
+  const out: ActivePeriod[] = [];
+  for (const period of periods) {
+    const days = { start: Math.max(period.start, from), end: Math.min(period.end, published) };
+    const active = (await byDay(period, days))
+      ? union(await activeByDay(ctx, days, freshness))
+      : await activeInRange(ctx, days, freshness);
+    out.push({ period, days, active });
+  }
+  return out;
 }
 
 export const getAdoption = defineTool({
@@ -121,15 +120,19 @@ export const getAdoption = defineTool({
         throw new UserInputError(
           `Without the history store at most ${LIVE_PERIODS} ${g}s are counted live (each reads every active person): ask a shorter range, or run \`${syncFor(g, spans[0]!.start, published)}\` first.`,
         );
-      const active = await activePeriods(ctx, spans, spans[0]!.start, published, false, freshness);
-      periods = cohorts(active, null, null, null);
+      const active = await activePeriods(ctx, spans, spans[0]!.start, published, async () => false, freshness);
+      periods = cohorts(active, null);
       needs = `new, returning and retained need the history store: run \`${syncFor(g, spans[0]!.start, published)}\`.`;
     } else {
       // From where history begins: who is new needs everyone seen since; periods before the range are left out.
       const spans = periodsOver({ start: from, end }, g);
-      const active = await activePeriods(ctx, spans, from, published, g === 'week', freshness);
+      // Weeks: their daily lists. Months: a stored month is one block; the month in progress its daily lists,
+      // smaller than its days of user activity, when the store holds them.
+      const byDay = async (period: DayRange, days: DayRange) =>
+        g === 'week' || (period.end > published && (await heldDay(ctx, days.start)) && (await heldDay(ctx, days.end)));
+      const active = await activePeriods(ctx, spans, from, published, byDay, freshness);
       const shownFrom = askedStart === undefined ? from : periodOf(askedStart, g).start;
-      periods = cohorts(active, new Set(), null, from).filter((p) => parseIsoDay(p.end_date)! >= shownFrom);
+      periods = cohorts(active, from).filter((p) => parseIsoDay(p.end_date)! >= shownFrom);
       if (askedStart !== undefined && askedStart < from)
         needs = `The history store begins on ${formatDay(from)}: for ${g}s from ${formatDay(askedStart)} run \`${syncFor(g, periodOf(askedStart, g).start, published)}\`.`;
     }
