@@ -28,6 +28,16 @@ function day(text: string | undefined, name: string): number | undefined {
   return d;
 }
 
+/**
+ * Where the figures count from: the first whole period the store holds. A part of a period before it would
+ * make nearly everyone "new" in the next period too; only when no period is whole is a part counted.
+ */
+function counted(stored: number | null, g: Granularity, end: number): number | null {
+  if (stored === null) return null;
+  const period = periodOf(stored, g);
+  return period.start === stored || period.end >= end ? stored : period.end + 1;
+}
+
 /** The sync that makes the periods from `from` on answerable from the store. */
 function syncFor(granularity: Granularity, from: number, published: number): string {
   if (granularity === 'week') return `org-analytics-mcp sync --history-days ${published - from + 1}`;
@@ -108,7 +118,7 @@ export const getAdoption = defineTool({
     if (askedStart !== undefined && askedStart < earliest)
       throw new UserInputError(`The earliest day you can ask for is ${formatDay(earliest)} (UTC).`);
     const freshness: Freshness[] = [];
-    const from = await historyStart(ctx, g);
+    const from = counted(await historyStart(ctx, g), g, end);
     let needs: string | undefined;
     let periods: ReturnType<typeof cohorts>;
     if (from === null || from > end) {

@@ -4,10 +4,11 @@ import { storedHarness, type StoredHarness } from '../../helpers/history.js';
 import { harness, type Harness } from '../../helpers/mcp.js';
 import { YESTERDAY } from '../../helpers/sim.js';
 
-// The store holds the daily lists of the 35 days through 2026-11-20 (a Friday) and the months of September
-// and October whole: weeks count from 2026-10-17 (a Saturday), months from 2026-09-01.
+// The store holds the daily lists of the 35 days through 2026-11-20 (a Friday) from 2026-10-17 (a Saturday),
+// and the months of September and October whole: weeks count from the first whole week, 2026-10-19, months
+// from 2026-09-01.
 const PUBLISHED = parseIsoDay(YESTERDAY)!;
-const DAYS_FROM = PUBLISHED - 34;
+const DAYS_FROM = PUBLISHED - 32;
 
 let live: Harness;
 let stored: StoredHarness;
@@ -91,8 +92,9 @@ describe('get_adoption', () => {
       expect(new Date(`${p.start_date}T00:00:00Z`).getUTCDay(), p.start_date).toBe(1);
       expect(day(p.end_date) - day(p.start_date)).toBe(6);
     }
-    // The store begins on a Saturday and ends on a Friday: the first and last weeks are partial.
-    expect(out.periods.map((p: any) => p.partial)).toEqual(out.periods.map((_: any, i: number) => i === 0 || i === 5));
+    // The store's first two days (a weekend) are not counted; it ends on a Friday: the last week is partial.
+    expect(formatDay(DAYS_FROM)).toBe('2026-10-19');
+    expect(out.periods.map((p: any) => p.partial)).toEqual([false, false, false, false, true]);
     expect(out.periods[0]).toMatchObject({ history_begins: true, returning: null, retained: null });
     expect(out.periods[0].new).toBe(out.periods[0].active);
     expect(r.text).toContain('history begins');
@@ -140,7 +142,7 @@ describe('get_adoption', () => {
     expect(later.structured.periods).toEqual(all.structured.periods.slice(2));
     const earlier = await stored.call('get_adoption', { granularity: 'week', start_date: '2026-09-01' });
     expect(earlier.structured.periods).toEqual(all.structured.periods);
-    expect(earlier.structured.needs).toMatch(/begins on 2026-10-17.*org-analytics-mcp sync --history-days 82/);
+    expect(earlier.structured.needs).toMatch(/begins on 2026-10-19.*org-analytics-mcp sync --history-days 82/);
   });
 
   it('answers the same from a PostgreSQL store', async () => {
