@@ -47,12 +47,13 @@ export interface ActivePeriod {
  * period (with `historyBegins`, its first day); false: live, active people only.
  * - new: active, and not active in any earlier period since history begins;
  * - returning: active, active in some earlier period, but not in the one just before;
- * - retained: of the previous period's newcomers, how many are active in this one.
+ * - retained: of the previous period's newcomers, how many are active in this one; null after the period
+ *   where history begins, whose "newcomers" are everyone.
  */
 export function cohorts(periods: readonly ActivePeriod[], historyBegins: number | null): PeriodFigures[] {
   const size = Math.max(0, ...periods.map((p) => p.active.length));
   const seen = new Uint32Array(size);
-  let previous: { active: Bits; fresh: Bits } | undefined;
+  let previous: { active: Bits; fresh: Bits; begins: boolean } | undefined;
   return periods.map(({ period, days, active }) => {
     const partial = days.start > period.start || days.end < period.end;
     const base = {
@@ -67,11 +68,11 @@ export function cohorts(periods: readonly ActivePeriod[], historyBegins: number 
       ...base,
       new: count(fresh),
       returning: previous ? count(active, seen, previous.active) : null,
-      retained: previous ? count(previous.fresh, active) : null,
+      retained: previous && !previous.begins ? count(previous.fresh, active) : null,
       history_begins: historyBegins >= period.start && historyBegins <= period.end,
     };
     unite(seen, [active]);
-    previous = { active, fresh };
+    previous = { active, fresh, begins: out.history_begins };
     return out;
   });
 }

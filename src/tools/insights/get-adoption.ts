@@ -19,7 +19,7 @@ const LIVE_PERIODS = 8;
 const LIVE_DEFAULT = { week: 4, month: 3 } as const;
 
 const DEFINED =
-  "new: first active since the store begins; returning: active, seen before, not active in the previous period; retained: of the previous period's new people, those active in this one.";
+  "new: first active since the store begins; returning: active, seen before, not active in the previous period; retained: of the previous period's new people, those active in this one (not after history begins).";
 
 function day(text: string | undefined, name: string): number | undefined {
   if (text === undefined) return undefined;

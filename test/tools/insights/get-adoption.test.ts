@@ -58,7 +58,8 @@ function expected(periods: Array<[start: number, end: number]>, from: number): E
       active: active.size,
       new: fresh.size,
       returning: previous ? [...active].filter((p) => seen.has(p) && !previous!.active.has(p)).length : null,
-      retained: previous ? [...previous.fresh].filter((p) => active.has(p)).length : null,
+      // After the first period, whose newcomers are everyone, nobody is counted as retained.
+      retained: previous && i > 1 ? [...previous.fresh].filter((p) => active.has(p)).length : null,
       partial: start < from || end > PUBLISHED,
       history_begins: i === 0,
     };
