@@ -44,7 +44,8 @@ async function read(
     held = { bits: memo.people.bitsOf(answer.data), freshness: answer.freshness };
     if (answer.freshness.source === 'history' && lastDay <= ctx.client.days().published - 2) {
       if (memo.sets.size >= KEPT) memo.sets.clear();
-      memo.sets.set(key, held);
+      // Kept without its next refresh: final days are not fetched again, and the time would pass.
+      memo.sets.set(key, { ...held, freshness: { ...held.freshness, next_refresh_at: null } });
     }
   }
   freshness.push(held.freshness);

@@ -48,19 +48,25 @@ function syncFor(granularity: Granularity, from: number, published: number): str
 
 /**
  * The people active in each period, over its days within [from, published]: the union of its daily active
- * lists when `byDay` says so, else one range query of user activity. One period at a time.
+ * lists when `byDay` says so, else one range query of user activity. From the store one period at a time;
+ * live (`byDay` null) all at once, so that walks that outlast the answer go on together in the background.
  */
 async function activePeriods(
   ctx: ToolContext,
   periods: DayRange[],
   from: number,
   published: number,
-  byDay: (period: DayRange, days: DayRange) => Promise<boolean>,
+  byDay: ((period: DayRange, days: DayRange) => Promise<boolean>) | null,
   freshness: Freshness[],
 ): Promise<ActivePeriod[]> {
+  const spans = periods.map((period) => ({
+    period,
+    days: { start: Math.max(period.start, from), end: Math.min(period.end, published) },
+  }));
+  if (!byDay)
+    return Promise.all(spans.map(async (s) => ({ ...s, active: await activeInRange(ctx, s.days, freshness) })));
   const out: ActivePeriod[] = [];
-  for (const period of periods) {
-    const days = { start: Math.max(period.start, from), end: Math.min(period.end, published) };
+  for (const { period, days } of spans) {
     const active = (await byDay(period, days))
       ? union(await activeByDay(ctx, days, freshness))
       : await activeInRange(ctx, days, freshness);
@@ -130,7 +136,7 @@ export const getAdoption = defineTool({
         throw new UserInputError(
           `Without the history store at most ${LIVE_PERIODS} ${g}s are counted live (each reads every active person): ask a shorter range, or run \`${syncFor(g, spans[0]!.start, published)}\` first.`,
         );
-      const active = await activePeriods(ctx, spans, spans[0]!.start, published, async () => false, freshness);
+      const active = await activePeriods(ctx, spans, spans[0]!.start, published, null, freshness);
       periods = cohorts(active, null);
       needs = `new, returning and retained need the history store: run \`${syncFor(g, spans[0]!.start, published)}\`.`;
     } else {
