@@ -4,8 +4,8 @@ import { dau } from '../../upstream/endpoints/dau.js';
 import { userActivity } from '../../upstream/endpoints/user-activity.js';
 import { listAll } from '../shared/listing.js';
 import type { ToolContext } from '../types.js';
-import { periodOf, type Granularity } from './adoption-periods.js';
-import { People, type Bits } from './people-bits.js';
+import { periodOf, type ActivePeriod, type Granularity } from './adoption-periods.js';
+import { People, union, type Bits } from './people-bits.js';
 
 /** Days before the latest complete one where the store's daily lists may end (a sync not run yet today). */
 const SLACK = 3;
@@ -107,4 +107,33 @@ export async function historyStart(ctx: ToolContext, granularity: Granularity): 
     else lo = mid + 1;
   }
   return lo;
+}
+
+/**
+ * The people active in each period, over its days within [from, published]: the union of its daily active
+ * lists when `byDay` says so, else one range query of user activity. From the store one period at a time;
+ * live (`byDay` null) all at once, so that walks that outlast the answer go on together in the background.
+ */
+export async function activePeriods(
+  ctx: ToolContext,
+  periods: DayRange[],
+  from: number,
+  published: number,
+  byDay: ((period: DayRange, days: DayRange) => Promise<boolean>) | null,
+  freshness: Freshness[],
+): Promise<ActivePeriod[]> {
+  const spans = periods.map((period) => ({
+    period,
+    days: { start: Math.max(period.start, from), end: Math.min(period.end, published) },
+  }));
+  if (!byDay)
+    return Promise.all(spans.map(async (s) => ({ ...s, active: await activeInRange(ctx, s.days, freshness) })));
+  const out: ActivePeriod[] = [];
+  for (const { period, days } of spans) {
+    const active = (await byDay(period, days))
+      ? union(await activeByDay(ctx, days, freshness))
+      : await activeInRange(ctx, days, freshness);
+    out.push({ period, days, active });
+  }
+  return out;
 }

@@ -76,3 +76,21 @@ export function cohorts(periods: readonly ActivePeriod[], historyBegins: number 
     return out;
   });
 }
+
+/**
+ * Where the figures count from: the first whole period the store holds. A part of a period before it would
+ * make nearly everyone "new" in the next period too; only when no period is whole is a part counted.
+ */
+export function counted(stored: number | null, g: Granularity, end: number): number | null {
+  if (stored === null) return null;
+  const period = periodOf(stored, g);
+  return period.start === stored || period.end >= end ? stored : period.end + 1;
+}
+
+/** The sync that makes the periods from `from` on answerable from the store. */
+export function syncFor(granularity: Granularity, from: number, published: number): string {
+  if (granularity === 'week') return `org-analytics-mcp sync --history-days ${published - from + 1}`;
+  let months = 0;
+  for (let m = periodOf(published, 'month'); m.start > from; m = periodOf(m.start - 1, 'month')) months++;
+  return `org-analytics-mcp sync --history-months ${Math.max(1, months)}`;
+}

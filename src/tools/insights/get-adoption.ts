@@ -8,10 +8,8 @@ import { formatDay, parseIsoDay } from '../../util/utc-date.js';
 import { READ_ONLY, defineTool } from '../define-tool.js';
 import { answerFreshness } from '../shared/complete-days.js';
 import { date } from '../shared/inputs.js';
-import { activeByDay, activeInRange, heldDay, historyStart } from './adoption-history.js';
-import { union } from './people-bits.js';
-import { cohorts, periodOf, periodsOver, type ActivePeriod, type Granularity } from './adoption-periods.js';
-import type { ToolContext } from '../types.js';
+import { activePeriods, heldDay, historyStart } from './adoption-history.js';
+import { cohorts, counted, periodOf, periodsOver, syncFor, type Granularity } from './adoption-periods.js';
 
 /** Periods counted live at most, without the store: each is a walk of every active person. */
 const LIVE_PERIODS = 8;
@@ -26,53 +24,6 @@ function day(text: string | undefined, name: string): number | undefined {
   const d = parseIsoDay(text);
   if (d === undefined) throw new UserInputError(`${name} '${text}' is not a date; use YYYY-MM-DD (UTC).`);
   return d;
-}
-
-/**
- * Where the figures count from: the first whole period the store holds. A part of a period before it would
- * make nearly everyone "new" in the next period too; only when no period is whole is a part counted.
- */
-function counted(stored: number | null, g: Granularity, end: number): number | null {
-  if (stored === null) return null;
-  const period = periodOf(stored, g);
-  return period.start === stored || period.end >= end ? stored : period.end + 1;
-}
-
-/** The sync that makes the periods from `from` on answerable from the store. */
-function syncFor(granularity: Granularity, from: number, published: number): string {
-  if (granularity === 'week') return `org-analytics-mcp sync --history-days ${published - from + 1}`;
-  let months = 0;
-  for (let m = periodOf(published, 'month'); m.start > from; m = periodOf(m.start - 1, 'month')) months++;
-  return `org-analytics-mcp sync --history-months ${Math.max(1, months)}`;
-}
-
-/**
- * The people active in each period, over its days within [from, published]: the union of its daily active
- * lists when `byDay` says so, else one range query of user activity. From the store one period at a time;
- * live (`byDay` null) all at once, so that walks that outlast the answer go on together in the background.
- */
-async function activePeriods(
-  ctx: ToolContext,
-  periods: DayRange[],
-  from: number,
-  published: number,
-  byDay: ((period: DayRange, days: DayRange) => Promise<boolean>) | null,
-  freshness: Freshness[],
-): Promise<ActivePeriod[]> {
-  const spans = periods.map((period) => ({
-    period,
-    days: { start: Math.max(period.start, from), end: Math.min(period.end, published) },
-  }));
-  if (!byDay)
-    return Promise.all(spans.map(async (s) => ({ ...s, active: await activeInRange(ctx, s.days, freshness) })));
-  const out: ActivePeriod[] = [];
-  for (const { period, days } of spans) {
-    const active = (await byDay(period, days))
-      ? union(await activeByDay(ctx, days, freshness))
-      : await activeInRange(ctx, days, freshness);
-    out.push({ period, days, active });
-  }
-  return out;
 }
 
 export const getAdoption = defineTool({
