@@ -99,6 +99,11 @@ describe('get_adoption', () => {
     expect(out.periods[0]).toMatchObject({ history_begins: true, returning: null, retained: null });
     expect(out.periods[0].new).toBe(out.periods[0].active);
     expect(r.text).toContain('history begins');
+    // Compact: a tenth of the daily lists it summarizes at most.
+    let raw = 0;
+    for (let d = DAYS_FROM; d <= PUBLISHED; d++)
+      raw += JSON.stringify([...activeOn(d)].map((e) => ({ user_email: e }))).length;
+    expect(JSON.stringify(out).length).toBeLessThan(raw / 10);
     expect(r.text).toMatch(/returning: active, seen before, not active in the previous period/);
   });
 
