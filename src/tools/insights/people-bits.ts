@@ -14,18 +14,16 @@ export class People {
 
   /** The set of the people (rows with a user_email) in `rows`: service accounts are left out. */
   bitsOf(rows: ReadonlyArray<{ user_email?: string }>): Bits {
+    // Room for everyone numbered so far and everyone these rows may add: one pass, one lower-casing a row.
+    const bits = new Uint32Array(words(this.size + rows.length));
     for (const r of rows) {
       if (r.user_email === undefined) continue;
       const email = r.user_email.toLowerCase();
-      if (!this.index.has(email)) this.index.set(email, this.index.size);
-    }
-    const bits = new Uint32Array(words(this.size));
-    for (const r of rows) {
-      if (r.user_email === undefined) continue;
-      const i = this.index.get(r.user_email.toLowerCase())!;
+      let i = this.index.get(email);
+      if (i === undefined) this.index.set(email, (i = this.index.size));
       bits[i >>> 5]! |= 1 << (i & 31);
     }
-    return bits;
+    return bits.slice(0, words(this.size));
   }
 }
 
