@@ -15,6 +15,7 @@ const QUESTIONS: Array<[string, string, Record<string, unknown>]> = [
   ['What did each model cost last month?', 'get_cost_analytics', { range: 'previous_month', group_by: ['resource'] }],
   ['Which editors were most used yesterday?', 'get_editor_language_activity', { group_by: 'editor' }],
   ['Who is about to hit their budget this month?', 'get_budget_status', { limit: 5 }],
+  ['How is adoption growing, month by month?', 'get_adoption', { granularity: 'month' }],
 ];
 
 /** Who the simulator holds: its users (former members among them) and service accounts. */
@@ -44,7 +45,7 @@ function thisCli(): string {
 
 const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
-/** A guided run: the embedded simulator, the real server, a real MCP client, five typical questions. */
+/** A guided run: the embedded simulator, the real server, a real MCP client, six typical questions. */
 export async function runTour(print: (line: string) => void): Promise<void> {
   const runtime = await createRuntime(configSchema.parse({ demo: true, logLevel: 'warn', toolsets: 'all' }));
   const server = createServer(runtime);

@@ -1,4 +1,5 @@
 import { findInactivePeople } from './insights/find-inactive-people.js';
+import { getAdoption } from './insights/get-adoption.js';
 import { getActiveUserCounts } from './get-active-user-counts.js';
 import { getBudgetOverrides } from './get-budget-overrides.js';
 import { getBudgetStatus } from './get-budget-status.js';
@@ -30,4 +31,5 @@ export const TOOLS: ToolDef[] = [
   setBudgetOverrides,
   getChangelog,
   findInactivePeople,
+  getAdoption,
 ] as unknown as ToolDef[];

@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks';
+import { benchAdoption } from './adoption.bench.js';
 import { benchColdStartSideBySide } from './cold-start.bench.js';
 import { benchComposite } from './composite.bench.js';
 import { benchHistory } from './history/history.bench.js';
@@ -29,6 +30,8 @@ const benches: Array<[name: string, run: (print: Print) => Promise<void>, largeO
   ['export', benchExport, false],
   // Issue 23's figures: it shortens itself with --quick (10,000 people, a week synced and copied to 90 days).
   ['history', benchHistory, false],
+  // Issue 24's get_adoption: 10,000 people (BENCH_ADOPTION_SIZES=10000,50000 adds 50,000).
+  ['adoption', benchAdoption, false],
 ];
 // `--only NAME` (repeatable, or BENCH_ONLY=a,b) runs only the benches whose name contains one of them.
 const only = [

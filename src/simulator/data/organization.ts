@@ -1,5 +1,5 @@
 import { BOTS, FIRST_NAMES, IDE_EDITORS, LANGUAGE_WEIGHTS, LAST_NAMES, MODELS, SERVICE_ACCOUNTS } from './catalog.js';
-import { Rng } from '../random.js';
+import { Rng, draw } from '../random.js';
 
 export type IdentityKind = 'user' | 'service_account';
 
@@ -96,6 +96,27 @@ function makeUser(rng: Rng, email: string, anchorDay: number): Identity {
   };
 }
 
+/** A team onboarded together: members who join on one day, this many days before the anchor day. */
+const COHORT_DAYS_AGO = 10;
+const COHORT_SHARE = 0.05;
+/** Long-time members who leave within the last weeks before the anchor day. */
+const LEAVER_SHARE = 0.025;
+const LEAVE_WITHIN = 50;
+
+/**
+ * The planted cases of adoption and inactivity, fixed relative to the anchor day so that the demo shows them:
+ * a cohort that starts late, and people who stop. Drawn by hash (not from the sequence), so every other
+ * member stays as generated.
+ */
+function plant(user: Identity, seed: number, n: number, anchorDay: number): Identity {
+  if (user.leaveDay !== Infinity) return user;
+  const r = draw(seed, n, -1, 0);
+  if (r < COHORT_SHARE) return { ...user, joinDay: anchorDay - COHORT_DAYS_AGO };
+  if (r >= 1 - LEAVER_SHARE && anchorDay - user.joinDay > 120)
+    return { ...user, leaveDay: anchorDay - 7 - Math.floor(draw(seed, n, -1, 1) * LEAVE_WITHIN) };
+  return user;
+}
+
 function makeServiceAccount(rng: Rng, name: string, anchorDay: number): Identity {
   const lang = rng.weighted(LANGUAGE_WEIGHTS);
   const model = rng.weighted(MODELS.map((m) => m.weight));
@@ -128,7 +149,7 @@ export function generateOrganization(options: OrganizationOptions): Organization
     let local = base;
     for (let k = 2; taken.has(local); k++) local = `${base}${k}`;
     taken.add(local);
-    identities.push(makeUser(rng, `${local}@${domain}`, options.anchorDay));
+    identities.push(plant(makeUser(rng, `${local}@${domain}`, options.anchorDay), options.seed, n, options.anchorDay));
   }
   for (const name of SERVICE_ACCOUNTS) identities.push(makeServiceAccount(rng, name, options.anchorDay));
   identities.sort((a, b) => (a.kind === b.kind ? (a.id < b.id ? -1 : 1) : a.kind === 'user' ? -1 : 1));

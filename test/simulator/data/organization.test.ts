@@ -78,6 +78,26 @@ describe('a synthetic organization that looks real', () => {
   });
 });
 
+describe('planted cases of adoption, relative to the anchor day', () => {
+  it('has a cohort that joined together 10 days ago, and long-time members who left in the last weeks', async () => {
+    const { anchorDay, identities } = c.sim.state.org;
+    const users = identities.filter((i) => i.kind === 'user');
+    const cohort = users.filter((i) => i.joinDay === anchorDay - 10);
+    expect(cohort.length).toBeGreaterThanOrEqual(15);
+    const leavers = users.filter((i) => i.leaveDay <= anchorDay - 7 && i.leaveDay > anchorDay - 60);
+    expect(leavers.length).toBeGreaterThanOrEqual(8);
+    // They show in the API: the cohort is active only from its day on, the leavers were active before theirs.
+    const before = await allPages(c, 'user-activity', {
+      start_date: addDays(YESTERDAY, -60),
+      end_date: addDays(YESTERDAY, -12),
+      page_size: 100,
+    });
+    const earlier = new Set(before.flatMap((p) => p.body.users.map(idOf)));
+    for (const i of cohort) expect(earlier.has(i.id), i.id).toBe(false);
+    expect(leavers.filter((i) => earlier.has(i.id)).length).toBeGreaterThanOrEqual(leavers.length / 2);
+  });
+});
+
 describe('one consistent story across endpoints', () => {
   it('dau lists as many identities as dau-count counts, and they are the active ones of user-activity', async () => {
     const day = addDays(YESTERDAY, -3);

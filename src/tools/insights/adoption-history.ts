@@ -1,0 +1,139 @@
+import type { DayRange } from '../../domain/dates.js';
+import type { Freshness } from '../../domain/freshness.js';
+import { dau } from '../../upstream/endpoints/dau.js';
+import { userActivity } from '../../upstream/endpoints/user-activity.js';
+import { listAll } from '../shared/listing.js';
+import type { ToolContext } from '../types.js';
+import { periodOf, type ActivePeriod, type Granularity } from './adoption-periods.js';
+import { People, union, type Bits } from './people-bits.js';
+
+/** Days before the latest complete one where the store's daily lists may end (a sync not run yet today). */
+const SLACK = 3;
+/** Sets kept per client at most (a day's at 50,000 people is 6 KB): about two years of days and months. */
+const KEPT = 1000;
+
+interface Held {
+  bits: Bits;
+  freshness: Freshness;
+}
+
+/**
+ * Per client: one numbering of people, and the sets already read from the store whose days can no longer
+ * change (older than the last two published days, which the sync fetches again): a repeated question reads
+ * only the newest days.
+ */
+const memos = new WeakMap<object, { people: People; sets: Map<string, Held> }>();
+
+function memoOf(ctx: ToolContext) {
+  let memo = memos.get(ctx.client);
+  if (!memo) memos.set(ctx.client, (memo = { people: new People(), sets: new Map() }));
+  return memo;
+}
+
+async function read(
+  ctx: ToolContext,
+  key: string,
+  lastDay: number,
+  list: () => Promise<{ data: ReadonlyArray<{ user_email?: string }>; freshness: Freshness }>,
+  freshness: Freshness[],
+): Promise<Bits> {
+  const memo = memoOf(ctx);
+  let held = memo.sets.get(key);
+  if (!held) {
+    const answer = await list();
+    held = { bits: memo.people.bitsOf(answer.data), freshness: answer.freshness };
+    if (answer.freshness.source === 'history' && lastDay <= ctx.client.days().published - 2) {
+      if (memo.sets.size >= KEPT) memo.sets.clear();
+      // Kept without its next refresh: final days are not fetched again, and the time would pass.
+      memo.sets.set(key, { ...held, freshness: { ...held.freshness, next_refresh_at: null } });
+    }
+  }
+  freshness.push(held.freshness);
+  return held.bits;
+}
+
+/** The people active in `days`: one range query of user activity (a stored month is one block). */
+export function activeInRange(ctx: ToolContext, days: DayRange, freshness: Freshness[]): Promise<Bits> {
+  return read(ctx, `range:${days.start}:${days.end}`, days.end, () => listAll(ctx, userActivity, { days }), freshness);
+}
+
+/** The people active on each day of `days`: the daily active lists, smaller rows than user activity's. */
+export async function activeByDay(ctx: ToolContext, days: DayRange, freshness: Freshness[]): Promise<Bits[]> {
+  const out: Bits[] = [];
+  // A week at a time: a few listings in flight, each with its own listener on the call's signal.
+  for (let start = days.start; start <= days.end; start += 7) {
+    const batch: Array<Promise<Bits>> = [];
+    for (let d = start; d <= Math.min(days.end, start + 6); d++) {
+      const one = { start: d, end: d };
+      batch.push(read(ctx, `day:${d}`, d, () => listAll(ctx, dau, { days: one }), freshness));
+    }
+    out.push(...(await Promise.all(batch)));
+  }
+  return out;
+}
+
+/** Whether the store holds the daily active list of a day; a list already read from it counts. */
+export async function heldDay(ctx: ToolContext, d: number): Promise<boolean> {
+  return memoOf(ctx).sets.has(`day:${d}`) || ctx.client.stored(dau, { days: { start: d, end: d } });
+}
+
+/**
+ * The first day of the stored history a granularity is counted from, or null when the store holds none.
+ * Weeks: the earliest day of the store's unbroken run of daily active lists that ends near the latest
+ * complete day (found by halving). Months: the first calendar month stored whole (a month block, or every
+ * day of it), from the store's earliest day on.
+ */
+export async function historyStart(ctx: ToolContext, granularity: Granularity): Promise<number | null> {
+  const { storedFrom, published } = ctx.client.days();
+  if (storedFrom === undefined) return null;
+  if (granularity === 'month') {
+    let month = periodOf(storedFrom, 'month');
+    if (month.start < storedFrom) month = periodOf(month.end + 1, 'month');
+    for (; month.start <= published; month = periodOf(month.end + 1, 'month')) {
+      const days = { start: month.start, end: Math.min(month.end, published) };
+      if (memoOf(ctx).sets.has(`range:${days.start}:${days.end}`)) return month.start;
+      if (await ctx.client.stored(userActivity, { days })) return month.start;
+    }
+    return null;
+  }
+  let top: number | undefined;
+  for (let d = published; d >= published - SLACK && d >= storedFrom && top === undefined; d--)
+    if (await heldDay(ctx, d)) top = d;
+  if (top === undefined) return null;
+  let [lo, hi] = [storedFrom, top];
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (await heldDay(ctx, mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * The people active in each period, over its days within [from, published]: the union of its daily active
+ * lists when `byDay` says so, else one range query of user activity. From the store one period at a time;
+ * live (`byDay` null) all at once, so that walks that outlast the answer go on together in the background.
+ */
+export async function activePeriods(
+  ctx: ToolContext,
+  periods: DayRange[],
+  from: number,
+  published: number,
+  byDay: ((period: DayRange, days: DayRange) => Promise<boolean>) | null,
+  freshness: Freshness[],
+): Promise<ActivePeriod[]> {
+  const spans = periods.map((period) => ({
+    period,
+    days: { start: Math.max(period.start, from), end: Math.min(period.end, published) },
+  }));
+  if (!byDay)
+    return Promise.all(spans.map(async (s) => ({ ...s, active: await activeInRange(ctx, s.days, freshness) })));
+  const out: ActivePeriod[] = [];
+  for (const { period, days } of spans) {
+    const active = (await byDay(period, days))
+      ? union(await activeByDay(ctx, days, freshness))
+      : await activeInRange(ctx, days, freshness);
+    out.push({ period, days, active });
+  }
+  return out;
+}
