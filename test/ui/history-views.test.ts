@@ -2,7 +2,8 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEWS } from '../../src/ui/views.js';
 import { launchChromium } from '../helpers/browser.js';
-import { legendEntries, showResultInHost, tipLines } from '../helpers/apps-host.js';
+import { legendEntries, showInHost, showResultInHost, tipLines } from '../helpers/apps-host.js';
+import { storedHarness } from '../helpers/history.js';
 import { harness, type Harness } from '../helpers/mcp.js';
 
 // get_adoption and find_anomalies are built elsewhere: until they are merged, these tests hand the usage view
@@ -272,4 +273,34 @@ describe('anomalies, drawn as marked points in the usage view', () => {
       },
     );
   });
+});
+
+describe('get_adoption, a real answer from the history store in the usage view', () => {
+  it('draws every known count as a point and shows an unknown one (null) as —, as the answer gave them', async () => {
+    const stored = await storedHarness({ historyDays: 35, historyMonths: 2 }, { sim: { users: 60 } });
+    try {
+      const shown = await showInHost(browser, stored.mcp, 'get_adoption', { granularity: 'month' });
+      try {
+        const periods = shown.result.structuredContent.periods as Array<Record<string, any>>;
+        expect(periods.length).toBeGreaterThanOrEqual(3);
+        const cell = (v: unknown) => (v === null ? '—' : String(v));
+        await expect.poll(() => rowsOf(shown, 'Adoption by period')).toHaveLength(periods.length);
+        const rows = await rowsOf(shown, 'Adoption by period');
+        expect(rows.map((r) => r.slice(2))).toEqual(
+          periods.map((p) => [p.active, p.new, p.returning, p.retained].map(cell)),
+        );
+        // The answer leaves some counts unknown (after history begins), and those have no point.
+        const counts = periods.flatMap((p) => [p.active, p.new, p.returning, p.retained]);
+        expect(counts).toContain(null);
+        const chart = shown.view.locator('svg[role="img"]');
+        expect(await chart.locator('circle').count()).toBe(counts.filter((c) => c !== null).length);
+        expect(await chart.locator('.annotation text').allTextContents()).toEqual(['history begins']);
+        await shown.screenshot('adoption-real');
+      } finally {
+        await shown.page.close();
+      }
+    } finally {
+      await stored.close();
+    }
+  }, 60_000);
 });

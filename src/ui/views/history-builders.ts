@@ -22,8 +22,12 @@ export interface AdoptionPeriod {
   at: number;
   partial: boolean;
   historyBegins: boolean;
-  counts: Record<Series, Amount>;
+  /** null: the answer does not know it (returning and retained before there is a period to compare with). */
+  counts: Record<Series, Amount | null>;
 }
+
+/** How a count the answer leaves unknown (null) is shown. */
+export const UNKNOWN = '—';
 
 export interface AdoptionChart {
   kind: 'adoption';
@@ -59,7 +63,8 @@ const isDay = (v: unknown): v is string => typeof v === 'string' && /^\d{4}-\d{2
 export function adoptionOf(periods: unknown[]): AdoptionChart | undefined {
   const rows = periods.filter(isObject);
   if (rows.length === 0 || rows.length !== periods.length) return undefined;
-  if (!rows.every((r) => isDay(r.start_date) && SERIES.every((s) => isAmount(r[s])))) return undefined;
+  const known = (r: Json) => isAmount(r.active) && SERIES.every((s) => isAmount(r[s]) || r[s] === null);
+  if (!rows.every((r) => isDay(r.start_date) && known(r))) return undefined;
   const weekly = rows.every((r) => dayNumber(String(r.end_date)) - dayNumber(String(r.start_date)) <= 6);
   const list: AdoptionPeriod[] = rows
     .map((r) => {
@@ -69,7 +74,7 @@ export function adoptionOf(periods: unknown[]): AdoptionChart | undefined {
         at: dayNumber(String(r.start_date)),
         partial: r.partial === true,
         historyBegins: r.history_begins === true,
-        counts: Object.fromEntries(SERIES.map((s) => [s, amountOf(r[s])!])) as Record<Series, Amount>,
+        counts: Object.fromEntries(SERIES.map((s) => [s, amountOf(r[s])])) as Record<Series, Amount | null>,
       };
     })
     .sort((a, b) => a.at - b.at);
@@ -82,7 +87,7 @@ export function adoptionOf(periods: unknown[]): AdoptionChart | undefined {
     table: {
       caption: 'Adoption by period',
       columns: ['Period', 'Note', ...SERIES.map(words)],
-      rows: list.map((p) => [p.label, note(p), ...SERIES.map((s) => p.counts[s].shown)]),
+      rows: list.map((p) => [p.label, note(p), ...SERIES.map((s) => p.counts[s]?.shown ?? UNKNOWN)]),
     },
   };
 }

@@ -2,6 +2,7 @@ import * as Plot from '@observablehq/plot';
 import { words } from './chart-builders.js';
 import {
   SERIES,
+  UNKNOWN,
   type AdoptionChart,
   type AdoptionPeriod,
   type AnomalyChart,
@@ -23,7 +24,11 @@ interface Point {
  */
 function adoption(chart: AdoptionChart, width: number): HTMLElement {
   const points: Point[] = chart.periods.flatMap((p) =>
-    SERIES.map((s) => ({ series: words(s), date: dateOf(p.at), value: p.counts[s].value, partial: p.partial })),
+    // A count the answer leaves unknown (null: nothing to compare with yet) has no point.
+    SERIES.flatMap((s) => {
+      const count = p.counts[s];
+      return count ? [{ series: words(s), date: dateOf(p.at), value: count.value, partial: p.partial }] : [];
+    }),
   );
   const segments = SERIES.flatMap((s) => {
     const line = points.filter((p) => p.series === words(s));
@@ -46,7 +51,7 @@ function adoption(chart: AdoptionChart, width: number): HTMLElement {
   const tip = (p: AdoptionPeriod) =>
     [
       `${p.label}${p.partial ? ' (partial)' : ''}${p.historyBegins ? ' (history begins)' : ''}`,
-      ...SERIES.map((s) => `${words(s)}: ${p.counts[s].shown}`),
+      ...SERIES.map((s) => `${words(s)}: ${p.counts[s]?.shown ?? UNKNOWN}`),
     ].join('\n');
   const plot = Plot.plot({
     width,
@@ -82,7 +87,7 @@ function adoption(chart: AdoptionChart, width: number): HTMLElement {
         chart.periods,
         Plot.pointerX({
           x: (p: AdoptionPeriod) => dateOf(p.at),
-          y: (p: AdoptionPeriod) => p.counts.active.value,
+          y: (p: AdoptionPeriod) => p.counts.active!.value,
           title: tip,
         }),
       ),
@@ -90,7 +95,7 @@ function adoption(chart: AdoptionChart, width: number): HTMLElement {
   });
   const first = chart.periods[0]!;
   const last = chart.periods.at(-1)!;
-  const summary = `${chart.title}: ${chart.periods.length} periods; active people ${first.counts.active.shown} in ${first.label}, ${last.counts.active.shown} in ${last.label}`;
+  const summary = `${chart.title}: ${chart.periods.length} periods; active people ${first.counts.active!.shown} in ${first.label}, ${last.counts.active!.shown} in ${last.label}`;
   const notes = [
     chart.periods.some((p) => p.partial) ? 'Hollow points on dashed lines are periods not yet complete.' : '',
     begins.length ? 'History begins in the marked period, so everyone active there counts as new.' : '',
