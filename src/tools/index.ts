@@ -1,3 +1,4 @@
+import { findAnomaliesTool } from './insights/find-anomalies.js';
 import { findInactivePeople } from './insights/find-inactive-people.js';
 import { getActiveUserCounts } from './get-active-user-counts.js';
 import { getBudgetOverrides } from './get-budget-overrides.js';
@@ -30,4 +31,5 @@ export const TOOLS: ToolDef[] = [
   setBudgetOverrides,
   getChangelog,
   findInactivePeople,
+  findAnomaliesTool,
 ] as unknown as ToolDef[];
