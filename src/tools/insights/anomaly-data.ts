@@ -65,7 +65,10 @@ export async function readSeries(ctx: ToolContext, days: DayRange, cost: boolean
   for (const r of credits.data) {
     const key = identityKey(r);
     const d = parseIsoDay(r.date!)!;
-    out.identities.set(key, r.user_email !== undefined ? { user_email: r.user_email } : r);
+    out.identities.set(
+      key,
+      r.user_email !== undefined ? { user_email: r.user_email } : { service_account_name: r.service_account_name! },
+    );
     add(out.credits, key, d, BigInt(r.credits_consumed));
     out.orgCredits.set(d, (out.orgCredits.get(d) ?? 0n) + BigInt(r.credits_consumed));
   }
