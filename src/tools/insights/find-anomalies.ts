@@ -59,7 +59,7 @@ export const findAnomaliesTool = defineTool({
   name: 'find_anomalies',
   title: 'Anomalies',
   description:
-    "What is unusual: an identity's credits or cost far above its 28-day median, organization days off its weekday pattern, a model or resource that appears or jumps. Ranked by excess; the method is in the answer. Needs the history store (`sync`); live: credits only.",
+    "What is unusual over complete days: an identity's credits or cost far above its 28-day median, organization days off its weekday pattern, a model or resource that appears or jumps; ranked by excess. Needs the history store (`sync`); live: credits only.",
   input: z.strictObject({ ...rangeInputs, limit: listInputs.limit }),
   output: z.object({
     start_date: z.string(),
