@@ -34,9 +34,7 @@ function spikeFactor(org: Organization, index: number, day: number): number {
 /** Whether a person has taken up the planted new model by that day (one in NEW_MODEL.everyNth people). */
 function takesNewModel(org: Organization, identity: Identity, index: number, day: number): boolean {
   return (
-    identity.kind === 'user' &&
-    index % NEW_MODEL.everyNth === 7 &&
-    day >= org.anchorDay - NEW_MODEL.daysBeforeAnchor
+    identity.kind === 'user' && index % NEW_MODEL.everyNth === 7 && day >= org.anchorDay - NEW_MODEL.daysBeforeAnchor
   );
 }
 

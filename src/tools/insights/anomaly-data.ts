@@ -9,6 +9,9 @@ import { listAll } from '../shared/listing.js';
 import type { ToolContext } from '../types.js';
 import { BASELINE_DAYS, scaleOf, unitsAt, type Daily } from './anomaly-rules.js';
 
+/** What reading the series takes: a tool's context, or the sync's. */
+export type ReadContext = Pick<ToolContext, 'client' | 'config' | 'signal' | 'progress'>;
+
 /** The daily series find_anomalies reads, keyed by identity, resource or nothing (the organization). */
 export interface Series {
   identities: Map<string, IdentityRef>;
@@ -30,7 +33,7 @@ const add = (m: Map<string, Daily>, key: string, day: number, v: bigint) => {
  * The first day of `period` whose 28 days before are all in the history store; null without a store.
  * Probed on the daily active counts (one row a day, synced with the rest): the days held end at the latest.
  */
-export async function firstHeldDay(ctx: ToolContext, period: DayRange): Promise<number | null> {
+export async function firstHeldDay(ctx: ReadContext, period: DayRange): Promise<number | null> {
   if (ctx.client.days().storedFrom === undefined) return null;
   const held = (d: number) => ctx.client.stored(dauCount, { days: { start: d - BASELINE_DAYS, end: period.end } });
   let [lo, hi] = [period.start, period.end + 1];
@@ -44,12 +47,14 @@ export async function firstHeldDay(ctx: ToolContext, period: DayRange): Promise<
 }
 
 /** The series of `days` (baselines included): credits and active users always, billed cost with `cost`. */
-export async function readSeries(ctx: ToolContext, days: DayRange, cost: boolean): Promise<Series> {
+export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean): Promise<Series> {
   const day = 'COST_ANALYTICS_TIME_GRANULARITY_DAY' as const;
   const [credits, active, byUser, total, byResource] = await Promise.all([
     listAll(ctx, creditUsageByUser, { days, by_date: true }),
     listAll(ctx, dauCount, { days }),
-    cost ? listAll(ctx, costAnalytics, { days, group_by_keys: ['COST_ANALYTICS_GROUP_BY_USER'], granularity: day }) : null,
+    cost
+      ? listAll(ctx, costAnalytics, { days, group_by_keys: ['COST_ANALYTICS_GROUP_BY_USER'], granularity: day })
+      : null,
     cost ? listAll(ctx, costAnalytics, { days, granularity: day }) : null,
     cost
       ? listAll(ctx, costAnalytics, { days, group_by_keys: ['COST_ANALYTICS_GROUP_BY_RESOURCE'], granularity: day })

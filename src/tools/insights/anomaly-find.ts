@@ -65,7 +65,8 @@ export function findAnomalies(series: Series, days: DayRange): Anomaly[] {
           ratio: ratioOf(f),
         },
         group: kind === 'org_active_users' ? 1 : 0,
-        excess: scale === null ? (Number(excess2) / 2) * (kind === 'org_active_users' ? 1 : usdPerCredit) : usd(excess2) / 2,
+        excess:
+          scale === null ? (Number(excess2) / 2) * (kind === 'org_active_users' ? 1 : usdPerCredit) : usd(excess2) / 2,
       });
     }
   };

@@ -8,8 +8,7 @@ import { READ_ONLY, defineTool } from '../define-tool.js';
 import { answerFreshness, completePeriod } from '../shared/complete-days.js';
 import { listInputs, rangeInputs } from '../shared/inputs.js';
 import { listAll } from '../shared/listing.js';
-import type { ToolContext } from '../types.js';
-import { firstHeldDay, readSeries } from './anomaly-data.js';
+import { firstHeldDay, readSeries, type ReadContext } from './anomaly-data.js';
 import { findAnomalies, KINDS, METHOD, type Anomaly } from './anomaly-find.js';
 import { BASELINE_DAYS } from './anomaly-rules.js';
 
@@ -27,9 +26,13 @@ export const anomalyOut = z.object({
   ratio: z.number().nullable(),
 });
 
-/** The anomalies of a period, and which of its days could not be judged for want of stored baselines. */
-export async function anomaliesOf(ctx: ToolContext, period: { start: number; end: number }) {
+/**
+ * The anomalies of a period, and which of its days could not be judged for want of stored baselines.
+ * `storedOnly` (after a sync): none unless the store holds some day's baseline, and nothing asked live for them.
+ */
+export async function anomaliesOf(ctx: ReadContext, period: { start: number; end: number }, storedOnly = false) {
   const first = await firstHeldDay(ctx, period);
+  if (storedOnly && (first === null || first > period.end)) return { anomalies: [] as Anomaly[], freshness: [] };
   const window = (start: number) => ({ start: start - BASELINE_DAYS, end: period.end });
   const syncDays = ctx.client.days().today - window(period.start).start + 1;
   const command = `run \`org-analytics-mcp sync --history-days ${syncDays}\``;
@@ -42,7 +45,8 @@ export async function anomaliesOf(ctx: ToolContext, period: { start: number; end
       needs: `Cost, model and resource anomalies need the history store: ${command}.`,
     };
   }
-  const leftOut = first > period.start ? { start_date: formatDay(period.start), end_date: formatDay(first - 1) } : undefined;
+  const leftOut =
+    first > period.start ? { start_date: formatDay(period.start), end_date: formatDay(first - 1) } : undefined;
   const needs = leftOut
     ? `${leftOut.start_date}..${leftOut.end_date} left out: the history store lacks their ${BASELINE_DAYS}-day baselines; ${command}.`
     : undefined;
@@ -97,20 +101,12 @@ export const findAnomaliesTool = defineTool({
     };
   },
   text(out) {
-    const domain = commonDomain(out.anomalies.flatMap((a) => (a.user_email ? [a.user_email] : [])));
-    const who = (a: z.infer<typeof anomalyOut>) =>
-      a.user_email ? shortId(a.user_email, domain) : a.service_account_name ? `${a.service_account_name} (sa)` : a.scope;
     const kinds = Object.entries(out.totals).map(([k, n]) => `${k} ${n}`);
     const lines = [
       `${count(out.count, 'anomaly', 'anomalies')} from ${out.start_date} to ${out.end_date}${kinds.length ? ` (${kinds.join(', ')})` : ''}.`,
     ];
     if (out.anomalies.length) {
-      lines.push(
-        table(
-          ['kind', `who${domain ? ` (${domain})` : ''}`, 'date', 'value', 'baseline', 'ratio'],
-          out.anomalies.map((a) => [a.kind, who(a) ?? '', a.date, a.value, a.baseline, a.ratio ?? 'new']),
-        ),
-      );
+      lines.push(anomalyTable(out.anomalies));
       if (out.returned_rows < out.count) lines.push(`Showing ${out.returned_rows} of ${out.count}.`);
     }
     if (out.needs) lines.push(out.needs);
@@ -119,3 +115,14 @@ export const findAnomaliesTool = defineTool({
     return lines.join('\n');
   },
 });
+
+/** Anomalies as a text table: who or what, the day, the value against its baseline. */
+export function anomalyTable(anomalies: readonly Anomaly[]): string {
+  const domain = commonDomain(anomalies.flatMap((a) => (a.user_email ? [a.user_email] : [])));
+  const who = (a: Anomaly) =>
+    a.user_email ? shortId(a.user_email, domain) : a.service_account_name ? `${a.service_account_name} (sa)` : a.scope;
+  return table(
+    ['kind', `who${domain ? ` (${domain})` : ''}`, 'date', 'value', 'baseline', 'ratio'],
+    anomalies.map((a) => [a.kind, who(a) ?? '', a.date, a.value, a.baseline, a.ratio ?? 'new']),
+  );
+}

@@ -101,7 +101,12 @@ describe('find_anomalies', () => {
     ]);
     // A few people took it up.
     const users = await upstream(live.sim, 'credit-usage-by-user', {
-      query: { start_date: formatDay(newModelDay), end_date: formatDay(newModelDay), by_model: 'true', page_size: '500' },
+      query: {
+        start_date: formatDay(newModelDay),
+        end_date: formatDay(newModelDay),
+        by_model: 'true',
+        page_size: '500',
+      },
     });
     expect(users.filter((u) => u.model_name === NEW_MODEL.name).length).toBeGreaterThanOrEqual(2);
   });
