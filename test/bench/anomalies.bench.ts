@@ -1,0 +1,73 @@
+import { performance } from 'node:perf_hooks';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { configSchema } from '../../src/config/config.js';
+import { syncOnce } from '../../src/history/sync-run.js';
+import { createLogger } from '../../src/logger.js';
+import { createServer } from '../../src/mcp/server.js';
+import { Pseudonymizer } from '../../src/privacy/pii.js';
+import { historyRig } from './history/history-fixture.js';
+import { quantile } from './history/history-queries.js';
+import { replicate } from './history/history-replicate.js';
+
+/** Days the default question reads: the last 30 complete days and the 28 before each, and today's credits. */
+const DAYS = 60;
+const RUNS = 20;
+
+/**
+ * Issue 24's figures for find_anomalies: p50 and p99 of the default question (the last 30 complete days)
+ * answered from a SQLite store through MCP in process. A few days are synced from the simulator and copied
+ * to 60 (see replicate). `BENCH_ANOMALY_SIZES=10000,50000` picks the sizes (default 10,000).
+ */
+export async function benchAnomalies(print: (line: string) => void): Promise<void> {
+  const sizes = (process.env.BENCH_ANOMALY_SIZES ?? '10000').split(',').map(Number);
+  const log = createLogger(
+    'error',
+    (t) => t,
+    () => {},
+  );
+  print(`find_anomalies from the history store (issue 24), default question, ${RUNS} calls after one unmeasured:`);
+  for (const users of sizes) {
+    const rig = await historyRig({ users, rateLimit: false });
+    try {
+      const t0 = performance.now();
+      const synced = await syncOnce(
+        rig.client,
+        rig.history.source,
+        { historyDays: 3, historyMonths: 0, syncShare: 1 },
+        {},
+      );
+      if (!synced.ran || synced.result.failed.length) throw new Error('the sync failed');
+      await replicate(rig, DAYS, 0);
+      const filled = (performance.now() - t0) / 1000;
+      const config = configSchema.parse({ token: rig.sim.token, baseUrl: rig.sim.url, answerWithinS: 600 });
+      const deps = { client: rig.client, config, log, pii: new Pseudonymizer('full', 'b'), audit: () => {} };
+      const server = createServer(deps);
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      await server.connect(a);
+      const client = new Client({ name: 'bench', version: '1' });
+      await client.connect(b);
+      try {
+        const call = () => client.callTool({ name: 'find_anomalies', arguments: {} }, { timeout: 600_000 });
+        const first = (await call()).structuredContent as { count: number; needs?: string };
+        const before = rig.sim.requests().length;
+        const ms: number[] = [];
+        for (let i = 0; i < RUNS; i++) {
+          const t = performance.now();
+          await call();
+          ms.push(performance.now() - t);
+        }
+        const live = rig.sim.requests().length - before;
+        print(
+          `  ${users.toLocaleString('en')} people: p50 ${quantile(ms, 0.5).toFixed(0)} ms, p99 ${quantile(ms, 0.99).toFixed(0)} ms ` +
+            `(${first.count} anomalies; ${live} upstream requests while timed${first.needs ? `; ${first.needs}` : ''}; store filled in ${filled.toFixed(0)} s)`,
+        );
+      } finally {
+        await client.close();
+        await server.close();
+      }
+    } finally {
+      await rig.close();
+    }
+  }
+}
