@@ -74,8 +74,14 @@ export async function benchAnomalies(print: (line: string) => void): Promise<voi
       );
       if (!synced.ran || synced.result.failed.length) throw new Error('the sync failed');
       const syncedIn = (performance.now() - t0) / 1000;
+      process.stderr.write(
+        `  synced ${users}: ${syncedIn.toFixed(0)} s, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB\n`,
+      );
       await copyDays(rig, DAYS);
       const filled = (performance.now() - t0) / 1000;
+      process.stderr.write(
+        `  copied: ${filled.toFixed(0)} s, rss ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB\n`,
+      );
       const config = configSchema.parse({ token: rig.sim.token, baseUrl: rig.sim.url, answerWithinS: 600 });
       const deps = { client: rig.client, config, log, pii: new Pseudonymizer('full', 'b'), audit: () => {} };
       const server = createServer(deps);
@@ -94,9 +100,10 @@ export async function benchAnomalies(print: (line: string) => void): Promise<voi
           ms.push(performance.now() - t);
         }
         const live = rig.sim.requests().length - before;
+        const rss = process.memoryUsage().rss / 2 ** 20;
         print(
           `  ${users.toLocaleString('en')} people: p50 ${quantile(ms, 0.5).toFixed(0)} ms, p99 ${quantile(ms, 0.99).toFixed(0)} ms ` +
-            `(${first.count} anomalies; ${live} upstream requests while timed${first.needs ? `; ${first.needs}` : ''}; store: 3 days synced in ${syncedIn.toFixed(0)} s, copied to ${DAYS} in ${(filled - syncedIn).toFixed(0)} s)`,
+            `(${first.count} anomalies; ${live} upstream requests while timed; rss ${rss.toFixed(0)} MB${first.needs ? `; ${first.needs}` : ''}; store: 3 days synced in ${syncedIn.toFixed(0)} s, copied to ${DAYS} in ${(filled - syncedIn).toFixed(0)} s)`,
         );
       } finally {
         await client.close();

@@ -48,6 +48,13 @@ export async function firstHeldDay(ctx: ReadContext, period: DayRange): Promise<
 
 /** The series of `days` (baselines included): credits and active users always, billed cost with `cost`. */
 export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean): Promise<Series> {
+  // A few dozen dates among hundreds of thousands of rows: each parsed once.
+  const dayNumbers = new Map<string, number>();
+  const dayOf = (date: string) => {
+    let d = dayNumbers.get(date);
+    if (d === undefined) dayNumbers.set(date, (d = parseIsoDay(date)!));
+    return d;
+  };
   const day = 'COST_ANALYTICS_TIME_GRANULARITY_DAY' as const;
   const [credits, active, byUser, total, byResource] = await Promise.all([
     listAll(ctx, creditUsageByUser, { days, by_date: true }),
@@ -69,7 +76,7 @@ export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean
   };
   for (const r of credits.data) {
     const key = identityKey(r);
-    const d = parseIsoDay(r.date!)!;
+    const d = dayOf(r.date!);
     out.identities.set(
       key,
       r.user_email !== undefined ? { user_email: r.user_email } : { service_account_name: r.service_account_name! },
@@ -77,7 +84,7 @@ export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean
     add(out.credits, key, d, BigInt(r.credits_consumed));
     out.orgCredits.set(d, (out.orgCredits.get(d) ?? 0n) + BigInt(r.credits_consumed));
   }
-  for (const r of active.data) out.activeUsers.set(parseIsoDay(r.date)!, BigInt(r.user_count));
+  for (const r of active.data) out.activeUsers.set(dayOf(r.date), BigInt(r.user_count));
   if (byUser && total && byResource) {
     out.freshness.push(byUser.freshness, total.freshness, byResource.freshness);
     const points = [...byUser.data, ...total.data, ...byResource.data];
@@ -92,11 +99,11 @@ export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean
       const ref = typeof who === 'string' ? { service_account_name: who } : who;
       const key = identityKey(ref);
       out.identities.set(key, ref);
-      add(series.byIdentity, key, parseIsoDay(p.start_date)!, billed(p));
+      add(series.byIdentity, key, dayOf(p.start_date), billed(p));
     }
-    for (const p of total.data) series.org.set(parseIsoDay(p.start_date)!, billed(p));
+    for (const p of total.data) series.org.set(dayOf(p.start_date), billed(p));
     for (const p of byResource.data)
-      add(series.byResource, p.group_by_values.resource_display_name ?? '?', parseIsoDay(p.start_date)!, billed(p));
+      add(series.byResource, p.group_by_values.resource_display_name ?? '?', dayOf(p.start_date), billed(p));
     out.cost = series;
   }
   return out;
