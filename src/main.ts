@@ -110,6 +110,7 @@ function exitOnceIdle(log: Logger): void {
  */
 export async function startHttp(runtime: Runtime, tenants?: Map<string, Runtime>): Promise<HttpServing> {
   const { serveHttp } = await import('./transports/http.js');
+  const { ANOMALIES_URI, onAnomalies } = await import('./warm/anomaly-feed.js');
   const runtimeOf = (caller: Caller | undefined) => (tenants && caller ? tenants.get(caller.tenant ?? '') : runtime);
   return serveHttp(
     (caller, onlyTool) => createServer(serverDepsFor(runtimeOf(caller)!, caller), onlyTool),
@@ -118,6 +119,12 @@ export async function startHttp(runtime: Runtime, tenants?: Map<string, Runtime>
     {
       inventory: (caller) => toolInventory(serverDepsFor(runtimeOf(caller) ?? runtime, caller)),
       readiness: () => ({ baseUrl: runtime.client.baseUrl, redis: runtime.client.redis }),
+      updates: (notify) => {
+        const stops = [...(tenants?.values() ?? [runtime])].map((r) =>
+          onAnomalies(r.client, () => notify(ANOMALIES_URI)),
+        );
+        return () => stops.forEach((stop) => stop());
+      },
       admit: (caller) => {
         if (!tenants || runtimeOf(caller)) return undefined;
         return caller.tenant === null

@@ -6,6 +6,9 @@ import { duration } from '../format/text.js';
 import { EXIT_FAILURE, UsageError, helpPointer } from '../config/cli-options.js';
 import { resolveCacheDir } from '../upstream/cache/cache-dir.js';
 import { DEMO_SYNC, syncOnce } from './sync-run.js';
+import { publishAnomalies } from '../warm/anomaly-feed.js';
+import { anomalyTable } from '../tools/insights/find-anomalies.js';
+import type { Anomaly } from '../tools/insights/anomaly-find.js';
 
 export const SYNC_HELP = `Usage: org-analytics-mcp sync [server options]
 
@@ -24,7 +27,7 @@ goes to stderr. Run it from cron after the daily refresh (--refresh-hour, 03:00 
 Server options: see org-analytics-mcp --help.
 `;
 
-const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+const count = (n: number, noun: string, many = `${noun}s`) => `${n} ${n === 1 ? noun : many}`;
 
 /** `org-analytics-mcp sync`: one sync, then the exit code (usage errors throw UsageError: exit 2). */
 export async function runSyncCommand(
@@ -63,19 +66,34 @@ export async function runSyncCommand(
   }
 }
 
-/** One sync under the lock, its progress and outcome said line by line; the exit code. */
+/**
+ * One sync under the lock, its progress and outcome said line by line; the exit code. The anomalies it
+ * publishes (new since the last sync) go to `print`, standard output: cron mails what a job prints.
+ */
 export async function syncCommandBody(
   runtime: Runtime,
   history: RuntimeHistory,
   signal: AbortSignal,
   say: (line: string) => void,
+  print: (text: string) => void = (text) => process.stdout.write(text),
 ): Promise<number> {
   const started = Date.now();
   const settings = runtime.config.demo ? { ...runtime.config, ...DEMO_SYNC } : runtime.config;
+  let fresh: Anomaly[] = [];
   const outcome = await syncOnce(runtime.client, history.source, settings, {
     signal,
     onProgress: (line) => say(line.text),
+    after: async () => {
+      fresh = await publishAnomalies(runtime.client, runtime.config, history.source.store, signal).catch(
+        (error: Error) => (say(`could not look for anomalies: ${error.message}`), []),
+      );
+    },
   });
+  if (fresh.length) {
+    const scrub = secretScrubber(runtime.secrets);
+    const text = `${count(fresh.length, 'new anomaly', 'new anomalies')} (org-analytics-mcp find_anomalies has the method):\n${anomalyTable(fresh)}\n`;
+    print(runtime.pii.text(scrub(text)));
+  }
   if (!outcome.ran) {
     say(outcome.reason);
     return 0;

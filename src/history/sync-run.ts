@@ -12,12 +12,15 @@ export interface SyncSettings {
   syncShare: number;
 }
 
-/** One sync under the store's lock: it runs, or says who holds the lock. */
+/**
+ * One sync under the store's lock: it runs, or says who holds the lock. `after`: what follows a sync that
+ * stored everything, still under the lock (publishing the anomalies it found: one syncer at a time).
+ */
 export async function syncOnce(
   client: AnalyticsClient,
   source: HistorySource,
   settings: SyncSettings,
-  options: Pick<SyncOptions, 'signal' | 'onProgress'>,
+  options: Pick<SyncOptions, 'signal' | 'onProgress'> & { after?: () => Promise<void> },
 ): Promise<{ ran: true; result: SyncResult } | { ran: false; reason: string }> {
   const lock = new SyncLock(source.store);
   const got = await lock.acquire();
@@ -31,8 +34,10 @@ export async function syncOnce(
       historyDays: settings.historyDays,
       historyMonths: settings.historyMonths,
       share: settings.syncShare,
-      ...options,
+      signal: options.signal,
+      onProgress: options.onProgress,
     });
+    if (options.after && result.failed.length === 0 && !options.signal?.aborted) await options.after();
     return { ran: true, result };
   } finally {
     await lock.release();

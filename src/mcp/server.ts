@@ -11,6 +11,7 @@ import { registerAppTool } from '@modelcontextprotocol/ext-apps/server';
 import { redactorOf } from '../privacy/redact.js';
 import { registerPrompts } from './prompts.js';
 import { registerChangelogResource } from './changelog-resource.js';
+import { registerAnomaliesResource } from './anomalies-resource.js';
 import { answerSchema } from '../tools/shared/answer-pending.js';
 import { advertisedInput, withCheckedArgs } from '../tools/shared/input-validation.js';
 import { keepProtoArguments } from './proto-argument.js';
@@ -60,6 +61,8 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
     log: deps.log,
     callTimeoutS: deps.config.callTimeoutS,
   });
+  const store = deps.history?.source.store;
+  if (store) registerAnomaliesResource(server, { client: deps.client, store, redact, log: deps.log });
   registerPrompts(server, inventory.writable, redact, deps.log, (tool) =>
     inventory.registered.some((def) => def.name === tool),
   );

@@ -1,3 +1,4 @@
+import { findAnomaliesTool } from './insights/find-anomalies.js';
 import { findInactivePeople } from './insights/find-inactive-people.js';
 import { getAdoption } from './insights/get-adoption.js';
 import { getActiveUserCounts } from './get-active-user-counts.js';
@@ -31,5 +32,6 @@ export const TOOLS: ToolDef[] = [
   setBudgetOverrides,
   getChangelog,
   findInactivePeople,
+  findAnomaliesTool,
   getAdoption,
 ] as unknown as ToolDef[];

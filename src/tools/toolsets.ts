@@ -19,6 +19,7 @@ export const TOOLSET_OF: Readonly<Record<string, Toolset>> = {
   set_budget_overrides: 'budgets',
   get_changelog: 'changelog',
   find_inactive_people: 'insights',
+  find_anomalies: 'insights',
   get_adoption: 'insights',
 };
 

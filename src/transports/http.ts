@@ -11,7 +11,7 @@ import type { ToolInventory } from '../mcp/tool-inventory.js';
 import { Health, type ReadinessTarget } from './health.js';
 import { HttpAuth, authenticates, readJson } from './http-auth.js';
 import { isLoopbackHost, loopbackHostnames, nonLoopbackRefusal } from './loopback.js';
-import { mcpHandlers, type NodeHandler, type ServerFactory } from './mcp-handlers.js';
+import { mcpHandlers, type NodeHandler, type ResourceUpdates, type ServerFactory } from './mcp-handlers.js';
 
 const MCP_PATH = '/mcp';
 const METADATA_PATHS = ['/.well-known/oauth-protected-resource', `/.well-known/oauth-protected-resource${MCP_PATH}`];
@@ -26,6 +26,8 @@ export interface HttpOptions {
   readiness?: () => ReadinessTarget;
   /** Why an authenticated caller may not be served (an unknown tenant, say), or undefined to serve it. */
   admit?: (caller: Caller) => string | undefined;
+  /** Resources that change, announced to the clients that listen for them. */
+  updates?: ResourceUpdates;
 }
 
 export interface HttpServing {
@@ -51,7 +53,7 @@ export async function serveHttp(
   const inventory = options.inventory ?? (() => ({ withheld: () => 'unknown' as const }));
   const auth = authenticates(config) ? new HttpAuth(config, inventory, options.admit) : undefined;
   const readiness = options.readiness ?? (() => ({ baseUrl: config.baseUrl, redis: undefined }));
-  const handlers = mcpHandlers(factory, inventory, log);
+  const handlers = mcpHandlers(factory, inventory, log, options.updates);
   const validHost = hostHeaderValidation(names.hosts);
   const validOrigin = names.origins ? exactOrigin(names.origins) : originValidation(names.hosts);
   const health = new Health(readiness);

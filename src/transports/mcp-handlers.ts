@@ -13,6 +13,9 @@ export type ServerFactory = (caller: Caller | undefined, onlyTool?: string) => M
 
 export type NodeHandler = ReturnType<typeof toNodeHandler>;
 
+/** Calls `notify` with a resource's URI whenever it changes (anomalies://latest after a sync); returns how to stop. */
+export type ResourceUpdates = (notify: (uri: string) => void) => () => void;
+
 /**
  * The MCP handlers of the HTTP server: one for any request, and one per tool for a request that is exactly one
  * call of it, whose factory is handed that tool: building every tool is most of what a request costs.
@@ -21,12 +24,15 @@ export function mcpHandlers(
   factory: ServerFactory,
   inventory: (caller: Caller) => Pick<ToolInventory, 'withheld'>,
   log: Logger,
+  updates?: ResourceUpdates,
 ) {
   const handlerOf = (onlyTool?: string) =>
     createMcpHandler((ctx) => factory(callerOf(ctx.authInfo), onlyTool), {
       onerror: (error) => log.warn('http handler error', { error: error.message }),
     });
   const any = handlerOf();
+  // 2026-07-28 clients listen on subscriptions/listen streams, which this handler serves.
+  const stopUpdates = updates?.((uri) => any.notify.resourceUpdated(uri));
   const node = toNodeHandler(any);
   const byTool = new Map<string, { handler: ReturnType<typeof createMcpHandler>; node: NodeHandler }>();
   return {
@@ -44,6 +50,9 @@ export function mcpHandlers(
       }
       return served.node;
     },
-    close: () => Promise.all([any, ...[...byTool.values()].map((served) => served.handler)].map((h) => h.close())),
+    close: () => {
+      stopUpdates?.();
+      return Promise.all([any, ...[...byTool.values()].map((served) => served.handler)].map((h) => h.close()));
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { Runtime } from '../runtime.js';
 import { CREDIT_REFRESH_MS } from '../domain/freshness.js';
 import { syncOnce } from '../history/sync-run.js';
+import { publishAnomalies } from './anomaly-feed.js';
 import { nextWarmAt, realClock, type WarmClock } from './warm-schedule.js';
 
 export type SyncTarget = Pick<Runtime, 'client' | 'config' | 'log'> & { history: NonNullable<Runtime['history']> };
@@ -60,9 +61,16 @@ export class SyncScheduler {
     if (!target) return;
     const { log } = target;
     try {
+      const signal = this.controller.signal;
       const outcome = await syncOnce(target.client, target.history.source, target.config, {
-        signal: this.controller.signal,
+        signal,
         onProgress: (line) => log.debug(line.text),
+        // New anomalies go to anomalies://latest, and its subscribers hear of them.
+        after: () =>
+          publishAnomalies(target.client, target.config, target.history.source.store, signal).then(
+            (fresh) => void (fresh.length && log.info('new anomalies published', { count: fresh.length })),
+            (error: Error) => log.warn('could not publish the anomalies', { error: error.message }),
+          ),
       });
       if (!outcome.ran) return log.info(`history sync skipped: ${outcome.reason}`);
       const { result } = outcome;

@@ -11,6 +11,7 @@ import { benchStartup } from './startup.bench.js';
 import { benchUpstream } from './upstream.bench.js';
 import { benchViews } from './views.bench.js';
 import { benchExport } from './export.bench.js';
+import { benchAnomalies } from './anomalies.bench.js';
 
 type Print = (line: string) => void;
 
@@ -32,6 +33,8 @@ const benches: Array<[name: string, run: (print: Print) => Promise<void>, largeO
   ['history', benchHistory, false],
   // Issue 24's get_adoption: 10,000 people (BENCH_ADOPTION_SIZES=10000,50000 adds 50,000).
   ['adoption', benchAdoption, false],
+  // Issue 24: find_anomalies from the store at 10,000 people (BENCH_ANOMALY_SIZES=10000,50000 adds 50,000).
+  ['anomalies', benchAnomalies, false],
 ];
 // `--only NAME` (repeatable, or BENCH_ONLY=a,b) runs only the benches whose name contains one of them.
 const only = [

@@ -1,5 +1,6 @@
 import { METRIC_COUNT, METRIC_FIELDS, type MetricField } from '../../contract/metrics.js';
 import { weekday } from '../../util/utc-date.js';
+import { MODELS, NEW_MODEL, SPIKE } from './catalog.js';
 import { isMember, type Identity, type Organization } from './organization.js';
 import { cellOf, drawAt } from '../random.js';
 
@@ -22,8 +23,30 @@ export interface DayData {
 
 const WEEKEND_FACTOR = 0.22;
 
-function activeProbability(org: Organization, identity: Identity, day: number, weekend: boolean): number {
+const NEW_MODEL_INDEX = MODELS.findIndex((m) => m.name === NEW_MODEL.name);
+
+/** How many times its usual work an identity does that day: SPIKE.factor on the planted spike, else 1. */
+function spikeFactor(org: Organization, index: number, day: number): number {
+  const planted = day === org.anchorDay - SPIKE.daysBeforeAnchor && org.byServiceAccount.get(SPIKE.account) === index;
+  return planted ? SPIKE.factor : 1;
+}
+
+/** Whether a person has taken up the planted new model by that day (one in NEW_MODEL.everyNth people). */
+function takesNewModel(org: Organization, identity: Identity, index: number, day: number): boolean {
+  return (
+    identity.kind === 'user' && index % NEW_MODEL.everyNth === 7 && day >= org.anchorDay - NEW_MODEL.daysBeforeAnchor
+  );
+}
+
+function activeProbability(
+  org: Organization,
+  identity: Identity,
+  day: number,
+  weekend: boolean,
+  spike: boolean,
+): number {
   if (!isMember(identity, day)) return 0;
+  if (spike) return 1;
   let p = identity.activity;
   if (identity.kind === 'user' && weekend) p *= WEEKEND_FACTOR;
   if (day - identity.joinDay < 14) p *= 0.5;
@@ -41,7 +64,7 @@ function fillMetrics(
   o: number,
 ): void {
   const cell = cellOf(org.seed, index, day);
-  const s = identity.intensity;
+  const s = identity.intensity * spikeFactor(org, index, day);
   const f = Math.floor;
   const user = identity.kind === 'user';
   const ideUser = user && identity.editor !== 'CLI';
@@ -123,8 +146,10 @@ function fillCredits(
   const total = Math.round(
     agent * (6 + 14 * drawAt(cellOf(org.seed, index, day), 20)) + metrics[o + M.chat_messages]! * 1.5,
   );
-  const [first, second] = identity.models;
-  const firstShare = second >= 0 ? Math.round(total * identity.modelShare) : total;
+  const newModel = takesNewModel(org, identity, index, day);
+  const [first, second] = newModel ? [identity.models[0], NEW_MODEL_INDEX] : identity.models;
+  const share = newModel ? 0.5 : identity.modelShare;
+  const firstShare = second >= 0 ? Math.round(total * share) : total;
   models[c] = firstShare > 0 ? first : -1;
   credits[c] = firstShare;
   models[c + 1] = second >= 0 && total - firstShare > 0 ? second : -1;
@@ -138,7 +163,8 @@ export function computeDay(org: Organization, day: number): DayData {
   const active: number[] = [];
   for (let i = 0; i < n; i++) {
     const identity = org.identities[i]!;
-    if (drawAt(cellOf(org.seed, i, day), 0) < activeProbability(org, identity, day, weekend)) active.push(i);
+    const p = activeProbability(org, identity, day, weekend, spikeFactor(org, i, day) > 1);
+    if (drawAt(cellOf(org.seed, i, day), 0) < p) active.push(i);
   }
   const ids = Int32Array.from(active);
   const metrics = new Int32Array(ids.length * METRIC_COUNT);

@@ -199,7 +199,16 @@ export const MODELS: readonly ModelInfo[] = [
   { name: 'claude-sonnet-4-5', price: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, weight: 6 },
   { name: 'gemini-2-5-pro', price: { input: 1.25, output: 10, cacheRead: 0.31, cacheWrite: 1.625 }, weight: 1.5 },
   { name: 'gpt-5', price: { input: 1.25, output: 10, cacheRead: 0.125, cacheWrite: 1.25 }, weight: 2.5 },
+  // Weight 0 and last: nobody picks it; a few people take it up NEW_MODEL_DAYS before the anchor (activity.ts).
+  { name: 'claude-opus-4-5', price: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 }, weight: 0 },
 ];
+
+/**
+ * Planted cases for find_anomalies, relative to the anchor day so every organization (the demo's too) has
+ * them: a service account burns SPIKE.factor times its usual work on one day, and a new model appears.
+ */
+export const SPIKE = { account: 'nightly-refactor', daysBeforeAnchor: 4, factor: 20 } as const;
+export const NEW_MODEL = { name: 'claude-opus-4-5', daysBeforeAnchor: 5, everyNth: 40 } as const;
 
 export const COMPUTE_RESOURCE = 'remote-sandbox-vcpu-hours';
 /** micro-USD per vCPU-hour. */

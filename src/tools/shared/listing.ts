@@ -88,7 +88,7 @@ export async function listRows<E extends AnyListing>(
  * listing that starts after another one ended.
  */
 export async function listAll<E extends AnyListing>(
-  ctx: ToolContext,
+  ctx: Pick<ToolContext, 'client' | 'config' | 'signal' | 'progress'>,
   listing: E,
   args: ListArgs<E>,
   withinMs = answerWithinMs(ctx.config),

@@ -1,0 +1,128 @@
+import { z } from 'zod';
+import { combineFreshness } from '../../domain/freshness.js';
+import { askedFreshnessSchema, freshnessLine } from '../../format/freshness.js';
+import { commonDomain, count, shortId, table } from '../../format/text.js';
+import { formatDay } from '../../util/utc-date.js';
+import { dauCount } from '../../upstream/endpoints/dau-count.js';
+import { READ_ONLY, defineTool } from '../define-tool.js';
+import { answerFreshness, completePeriod } from '../shared/complete-days.js';
+import { listInputs, rangeInputs } from '../shared/inputs.js';
+import { listAll } from '../shared/listing.js';
+import { firstHeldDay, readSeries, type ReadContext } from './anomaly-data.js';
+import { findAnomalies, KINDS, METHOD, type Anomaly } from './anomaly-find.js';
+import { BASELINE_DAYS } from './anomaly-rules.js';
+
+const amount = z.union([z.number(), z.string()]);
+
+export const anomalyOut = z.object({
+  kind: z.enum(KINDS),
+  user_email: z.string().optional(),
+  service_account_name: z.string().optional(),
+  /** 'organization', or the model or resource name. */
+  scope: z.string().optional(),
+  date: z.string(),
+  value: amount,
+  baseline: amount,
+  ratio: z.number().nullable(),
+});
+
+/**
+ * The anomalies of a period, and which of its days could not be judged for want of stored baselines.
+ * `storedOnly` (after a sync): none unless the store holds some day's baseline, and nothing asked live for them.
+ */
+export async function anomaliesOf(ctx: ReadContext, period: { start: number; end: number }, storedOnly = false) {
+  const first = await firstHeldDay(ctx, period);
+  if (storedOnly && (first === null || first > period.end)) return { anomalies: [] as Anomaly[], freshness: [] };
+  const window = (start: number) => ({ start: start - BASELINE_DAYS, end: period.end });
+  const syncDays = ctx.client.days().today - window(period.start).start + 1;
+  const command = `run \`org-analytics-mcp sync --history-days ${syncDays}\``;
+  if (first === null) {
+    // No store: what one can judge live, daily credits and active users.
+    const series = await readSeries(ctx, window(period.start), false);
+    return {
+      anomalies: findAnomalies(series, period),
+      freshness: series.freshness,
+      needs: `Cost, model and resource anomalies need the history store: ${command}.`,
+    };
+  }
+  const leftOut =
+    first > period.start ? { start_date: formatDay(period.start), end_date: formatDay(first - 1) } : undefined;
+  const needs = leftOut
+    ? `${leftOut.start_date}..${leftOut.end_date} left out: the history store lacks their ${BASELINE_DAYS}-day baselines; ${command}.`
+    : undefined;
+  if (first > period.end) {
+    const counts = await listAll(ctx, dauCount, { days: period });
+    return { anomalies: [] as Anomaly[], freshness: [counts.freshness], left_out: leftOut, needs };
+  }
+  const series = await readSeries(ctx, window(first), true);
+  const anomalies = findAnomalies(series, { start: first, end: period.end });
+  return { anomalies, freshness: series.freshness, left_out: leftOut, needs };
+}
+
+export const findAnomaliesTool = defineTool({
+  name: 'find_anomalies',
+  title: 'Anomalies',
+  description:
+    "What is unusual over complete days: an identity's credits or cost far above its 28-day median, organization days off its weekday pattern, a model or resource that appears or jumps; ranked by excess. Needs the history store (`sync`); live: credits only.",
+  input: z.strictObject({ ...rangeInputs, limit: listInputs.limit }),
+  output: z.object({
+    start_date: z.string(),
+    end_date: z.string(),
+    anomalies: z.array(anomalyOut),
+    count: z.number().int(),
+    /** Anomalies by kind, over all of them. */
+    totals: z.record(z.string(), z.number().int()),
+    returned_rows: z.number().int(),
+    left_out: z.object({ start_date: z.string(), end_date: z.string() }).optional(),
+    needs: z.string().optional(),
+    method: z.string(),
+    covers: z.string().optional(),
+    freshness: askedFreshnessSchema,
+  }),
+  annotations: READ_ONLY,
+  async run(args, ctx) {
+    const { period, covers } = completePeriod(ctx, args, 'last_30_days');
+    const found = await anomaliesOf(ctx, period);
+    const totals: Record<string, number> = {};
+    for (const a of found.anomalies) totals[a.kind] = (totals[a.kind] ?? 0) + 1;
+    const shown = found.anomalies.slice(0, args.limit);
+    return {
+      start_date: formatDay(period.start),
+      end_date: formatDay(period.end),
+      anomalies: shown,
+      count: found.anomalies.length,
+      totals,
+      returned_rows: shown.length,
+      ...(found.left_out ? { left_out: found.left_out } : {}),
+      ...(found.needs ? { needs: found.needs } : {}),
+      method: METHOD,
+      ...(covers ? { covers } : {}),
+      freshness: answerFreshness(ctx, combineFreshness(found.freshness), args, formatDay(period.end)),
+    };
+  },
+  text(out) {
+    const kinds = Object.entries(out.totals).map(([k, n]) => `${k} ${n}`);
+    const lines = [
+      `${count(out.count, 'anomaly', 'anomalies')} from ${out.start_date} to ${out.end_date}${kinds.length ? ` (${kinds.join(', ')})` : ''}.`,
+    ];
+    if (out.anomalies.length) {
+      lines.push(anomalyTable(out.anomalies));
+      if (out.returned_rows < out.count) lines.push(`Showing ${out.returned_rows} of ${out.count}.`);
+    }
+    if (out.needs) lines.push(out.needs);
+    if (out.covers) lines.push(out.covers);
+    lines.push(`Method: ${out.method}`, freshnessLine(out.freshness));
+    return lines.join('\n');
+  },
+});
+
+/** Anomalies as a text table: who or what, the day, the value against its baseline. */
+export function anomalyTable(anomalies: readonly Anomaly[]): string {
+  const domain = commonDomain(anomalies.flatMap((a) => (a.user_email ? [a.user_email] : [])));
+  const who = (a: Anomaly) =>
+    a.user_email ? shortId(a.user_email, domain) : a.service_account_name ? `${a.service_account_name} (sa)` : a.scope;
+  return table(
+    ['kind', `who${domain ? ` (${domain})` : ''}`, 'date', 'value', 'baseline', 'ratio'],
+    anomalies.map((a) => [a.kind, who(a) ?? '', a.date, a.value, a.baseline, a.ratio ?? 'new']),
+  );
+}
