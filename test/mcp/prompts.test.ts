@@ -9,9 +9,15 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('prompts', () => {
-  it('lists the three prompts', async () => {
+  it('lists the four prompts', async () => {
     const { prompts } = await h.mcp.listPrompts();
-    expect(prompts.map((p) => p.name)).toEqual(['usage_report', 'budget_review', 'cost_breakdown']);
+    expect(prompts.map((p) => p.name)).toEqual(['usage_report', 'budget_review', 'cost_breakdown', 'seat_review']);
+  });
+
+  it('leads a seat review to the three tools that only history answers', async () => {
+    const review = await h.mcp.getPrompt({ name: 'seat_review' });
+    const text = (review.messages[0]!.content as { text: string }).text;
+    for (const tool of ['find_inactive_people', 'find_anomalies', 'get_adoption']) expect(text).toContain(tool);
   });
 
   it('leads to the right tools, with the range filled in', async () => {
