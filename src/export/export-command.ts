@@ -54,7 +54,7 @@ export async function runExportCommand(
   const say = (line: string) => io.say(`${COMMAND}: ${runtime.pii.text(scrub(line))}`);
   const masks = { email: (e: string) => runtime.pii.email(e), text: (t: string) => runtime.pii.text(t) };
   try {
-    const store = runtime.history?.source.store;
+    const store = (await runtime.history?.open())?.source.store;
     if (!store) {
       say('no history store could be opened: see the log above for why');
       return EXIT_FAILURE;

@@ -1,15 +1,13 @@
 import type { DayRange } from '../domain/dates.js';
 import { nextDailyRefresh } from '../domain/freshness.js';
 import type { Days } from '../domain/published-days.js';
-import type { HistoryPort, StoredPart } from '../upstream/history-port.js';
-import type { UpstreamRequest } from '../upstream/request.js';
+import type { HistoryPort, HistoryRequest as Request, StoredPart } from '../upstream/history-port.js';
 import { datasetsOfRequest, type Dataset } from './datasets.js';
 import type { HistoryStore, NewBlock } from './history-store.js';
 import { blockExpiry, isWholeMonth, lastStorableDay } from './store-rules.js';
 import { sourcesOf, type Source } from './serving.js';
 import { rollupsOf } from './cost-rollups.js';
 
-type Request = UpstreamRequest & { days: DayRange };
 type Row = Record<string, unknown>;
 
 export interface SourceOptions {
@@ -40,7 +38,7 @@ export class HistorySource implements HistoryPort {
   ) {}
 
   async cover(request: Request): Promise<{ parts: StoredPart[]; missing: DayRange[] } | null> {
-    const sources = sourcesOf(request.op.path.split('/').pop()!, request.params);
+    const sources = sourcesOf(request.op.name, request.params);
     if (!sources) return null;
     try {
       return await this.read(request, sources);
@@ -91,7 +89,7 @@ export class HistorySource implements HistoryPort {
   }
 
   keep(request: Request, window: DayRange, items: unknown[], fetchedAt: string): void {
-    const datasets = datasetsOfRequest(request.op.path.split('/').pop()!, request.params);
+    const datasets = datasetsOfRequest(request.op.name, request.params);
     if (datasets.length === 0) return;
     const blocks = datasets.flatMap((d) => this.blocksOf(d, window, items as Row[], fetchedAt));
     if (blocks.length) this.store.put(blocks).catch((error: Error) => this.fail(error));
