@@ -112,6 +112,19 @@ export function rollupsFor(query: CostQuery, from: string): Rollup[] {
   return ROLLUPS.filter((r) => r.from === from && [...needed].every((f) => fieldsOf(r.keys).has(f)));
 }
 
+/**
+ * Whether a rollup's rows are already the rows the question gets: grouped by the same fields, nothing filtered
+ * (a block's rows share one day, or are a month's totals). Its rows then need no projection.
+ */
+export function answersAsIs(rollup: Rollup, query: CostQuery): boolean {
+  const filtered = Object.values(query.filters ?? {}).some((v) =>
+    Array.isArray(v) ? v.length > 0 : v !== undefined && v !== null,
+  );
+  const want = (query.group_by_keys ?? []).flatMap((k) => KEY_FIELDS[k] ?? []);
+  const have = rollup.keys.flatMap((k) => KEY_FIELDS[k] ?? []);
+  return !filtered && want.length === have.length && want.every((f, i) => f === have[i]);
+}
+
 /** A rollup as the store and the cover see it: its parent's dataset under its own id. */
 export function rollupDataset(rollup: Rollup): Dataset {
   return { ...datasetById(rollup.from), id: rollup.id };
