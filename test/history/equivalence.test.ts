@@ -114,7 +114,7 @@ describe(`every analytics tool answers from the history store (${ENGINE}) as it 
 
   beforeAll(async () => {
     console.log(`equivalence seed ${SEED} (replay: EQUIVALENCE_SEED=${SEED})`);
-    sim = await startSimulator({ users: 300, now: AT, rateLimit: false, token: 'rw', readToken: 'ro' });
+    sim = await startSimulator({ users: 200, now: AT, rateLimit: false, token: 'rw', readToken: 'ro' });
     const started = Date.now();
     stored = await storedHarness(
       { historyDays: HISTORY_DAYS, historyMonths: HISTORY_MONTHS, engine: ENGINE },
