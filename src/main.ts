@@ -31,9 +31,10 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
     ? await (await import('./config/tenants.js')).tenantRuntimes(config, env)
     : undefined;
   const runtime = tenants ? tenants.runtimes[0]! : await createRuntime(config, { env });
-  const history = runtime.history;
-  // With a history store the warm-up is the sync (the tour fills the demo's store itself).
-  const syncing = history && (config.sync || config.warm);
+  // With a history store the warm-up is the sync (the tour fills the demo's store itself); it opens the store
+  // now, where a server that only answers opens it on its first call.
+  const history = config.sync || config.warm ? await runtime.history?.open() : undefined;
+  const syncing = history !== undefined;
   if (config.sync && !history) runtime.log.warn('--sync needs a history store (--history): not syncing');
   const sync = syncing ? new (await import('./warm/sync-schedule.js')).SyncScheduler() : undefined;
   if (sync && history) {

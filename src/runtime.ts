@@ -6,7 +6,7 @@ import type { LoginCredential } from './login/login-credential.js';
 import { createLogger, secretScrubber, type Logger } from './logger.js';
 import { Pseudonymizer } from './privacy/pii.js';
 import type { Simulator } from './simulator/index.js';
-import type { RuntimeHistory } from './history/runtime-history.js';
+import type { LazyHistory } from './history/runtime-history.js';
 import { resolveCacheDir } from './upstream/cache/cache-dir.js';
 import { AnalyticsClient } from './upstream/client.js';
 import type { SharedRedis } from './upstream/limits/redis-connection.js';
@@ -26,8 +26,8 @@ export interface Runtime {
   /** The login the upstream requests use, when the server runs on one rather than a token. */
   login?: LoginCredential;
   signIn?: ConversationSignIn;
-  /** The history store, when --history names one that opened. */
-  history?: RuntimeHistory;
+  /** The history store --history names, opened on first use. */
+  history?: LazyHistory;
   close(): Promise<void>;
 }
 
@@ -92,13 +92,16 @@ export async function createRuntime(
     redis,
     log,
   });
-  // Loaded only here: a server with --history none never needs the store's code.
+  // Loaded only here: a server with --history none never needs the store's code. The store itself opens on
+  // first use, so that a server starts without paying for it.
   const history =
     config.history.trim().toLowerCase() === 'none'
       ? undefined
-      : await (
-          await import('./history/runtime-history.js')
-        ).attachHistory(client, { history: config.history, cacheDir, demo: config.demo }, log);
+      : (await import('./history/runtime-history.js')).configuredHistory(
+          client,
+          { history: config.history, cacheDir, demo: config.demo },
+          log,
+        );
   return {
     config,
     client,

@@ -59,7 +59,8 @@ export async function runTour(print: (line: string) => void): Promise<void> {
       `org-analytics-mcp: ${tools.length} tools against a simulated organization of ${organization(runtime.simulator!.state.org)} (${runtime.simulator!.url})\n`,
     );
     for (const t of tools) print(`  ${t.name.padEnd(30)} ${t.title ?? ''}`);
-    if (runtime.history) print(`\n${await fillHistory(runtime, runtime.history)}`);
+    const history = await runtime.history?.open();
+    if (history) print(`\n${await fillHistory(runtime, history)}`);
     for (const [question, name, args] of QUESTIONS) {
       print(`\n> ${question}\n  ${name} ${JSON.stringify(args)}`);
       const result = await client.callTool({ name, arguments: args });

@@ -60,7 +60,7 @@ export async function runExportCommand(
   const stop = () => interrupted.abort();
   if (!io.signal) for (const name of STOP_SIGNALS) process.once(name, stop);
   try {
-    const store = runtime.history?.source.store;
+    const store = (await runtime.history?.open())?.source.store;
     if (!store) {
       say('no history store could be opened: see the log above for why');
       return EXIT_FAILURE;

@@ -37,25 +37,36 @@ function costFilter(filters: NonNullable<CostQuery['filters']>): (p: CostPoint) 
 
 /** Cost points of all group-by keys, filtered and summed to the keys (and days) the request asks for. */
 export function costProjection(query: CostQuery, byDay: boolean): (rows: Row[]) => Row[] {
+  return (rows) => {
+    const sums = costSums(query, byDay);
+    sums.add(rows);
+    return sums.rows();
+  };
+}
+
+/** The sums of `costProjection`, fed rows a part at a time: the same rows, in the same order, whatever the parts. */
+function costSums(query: CostQuery, byDay: boolean) {
   const fields = (query.group_by_keys ?? []).flatMap((k) => KEY_FIELDS[k] ?? []);
   const keep = costFilter(query.filters ?? {});
-  return (rows) => {
-    const groups = new Map<string, CostPoint>();
-    for (const point of rows as unknown as CostPoint[]) {
-      if (!keep(point)) continue;
-      const values = Object.fromEntries(
-        fields.filter((f) => f in point.group_by_values).map((f) => [f, (point.group_by_values as Row)[f]]),
-      );
-      const key = `${byDay ? point.start_date : ''}|${JSON.stringify(values)}`;
-      const seen = groups.get(key);
-      groups.set(
-        key,
-        seen
-          ? { ...seen, cost_metrics: addCostMetrics(seen.cost_metrics, point.cost_metrics) }
-          : { ...point, group_by_values: values as CostPoint['group_by_values'] },
-      );
-    }
-    return [...groups.values()] as unknown as Row[];
+  const groups = new Map<string, CostPoint>();
+  return {
+    add(rows: Row[]): void {
+      for (const point of rows as unknown as CostPoint[]) {
+        if (!keep(point)) continue;
+        const values = Object.fromEntries(
+          fields.filter((f) => f in point.group_by_values).map((f) => [f, (point.group_by_values as Row)[f]]),
+        );
+        const key = `${byDay ? point.start_date : ''}|${JSON.stringify(values)}`;
+        const seen = groups.get(key);
+        groups.set(
+          key,
+          seen
+            ? { ...seen, cost_metrics: addCostMetrics(seen.cost_metrics, point.cost_metrics) }
+            : { ...point, group_by_values: values as CostPoint['group_by_values'] },
+        );
+      }
+    },
+    rows: (): Row[] => [...groups.values()] as unknown as Row[],
   };
 }
 
@@ -101,16 +112,36 @@ export function rollupsFor(query: CostQuery, from: string): Rollup[] {
   return ROLLUPS.filter((r) => r.from === from && [...needed].every((f) => fieldsOf(r.keys).has(f)));
 }
 
+/**
+ * Whether a rollup's rows are already the rows the question gets: grouped by the same fields, nothing filtered
+ * (a block's rows share one day, or are a month's totals). Its rows then need no projection.
+ */
+export function answersAsIs(rollup: Rollup, query: CostQuery): boolean {
+  const filtered = Object.values(query.filters ?? {}).some((v) =>
+    Array.isArray(v) ? v.length > 0 : v !== undefined && v !== null,
+  );
+  const want = (query.group_by_keys ?? []).flatMap((k) => KEY_FIELDS[k] ?? []);
+  const have = rollup.keys.flatMap((k) => KEY_FIELDS[k] ?? []);
+  return !filtered && want.length === have.length && want.every((f, i) => f === have[i]);
+}
+
 /** A rollup as the store and the cover see it: its parent's dataset under its own id. */
 export function rollupDataset(rollup: Rollup): Dataset {
   return { ...datasetById(rollup.from), id: rollup.id };
 }
 
-/** The rollups of a stored block of `dataset`: each its rows summed to the rollup's keys. */
-export function rollupsOf(dataset: Dataset, rows: Row[]): Array<{ id: string; rows: Row[] }> {
+/** Whether blocks of the dataset have rollups stored with them. */
+export const hasRollups = (dataset: Dataset) => ROLLUPS.some((r) => r.from === dataset.id);
+
+/** The rollups of a stored block of `dataset`, summed from its rows a part at a time (none for most datasets). */
+export function rollupSums(dataset: Dataset) {
   const byDay = dataset.id === 'cost-by-day';
-  return ROLLUPS.filter((r) => r.from === dataset.id).map((r) => ({
+  const sums = ROLLUPS.filter((r) => r.from === dataset.id).map((r) => ({
     id: r.id,
-    rows: costProjection({ group_by_keys: r.keys }, byDay)(rows),
+    sums: costSums({ group_by_keys: r.keys }, byDay),
   }));
+  return {
+    add: (rows: Row[]) => sums.forEach((s) => s.sums.add(rows)),
+    rows: () => sums.map((s) => ({ id: s.id, rows: s.sums.rows() })),
+  };
 }

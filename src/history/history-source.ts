@@ -1,15 +1,13 @@
 import type { DayRange } from '../domain/dates.js';
 import { nextDailyRefresh } from '../domain/freshness.js';
 import type { Days } from '../domain/published-days.js';
-import type { HistoryPort, StoredPart } from '../upstream/history-port.js';
-import type { UpstreamRequest } from '../upstream/request.js';
+import type { HistoryPort, HistoryRequest as Request, StoredPart } from '../upstream/history-port.js';
 import { datasetsOfRequest, type Dataset } from './datasets.js';
 import type { HistoryStore, NewBlock } from './history-store.js';
 import { blockExpiry, isWholeMonth, lastStorableDay } from './store-rules.js';
 import { sourcesOf, type Source } from './serving.js';
-import { rollupsOf } from './cost-rollups.js';
+import { hasRollups, rollupSums } from './cost-rollups.js';
 
-type Request = UpstreamRequest & { days: DayRange };
 type Row = Record<string, unknown>;
 
 export interface SourceOptions {
@@ -40,7 +38,7 @@ export class HistorySource implements HistoryPort {
   ) {}
 
   async cover(request: Request): Promise<{ parts: StoredPart[]; missing: DayRange[] } | null> {
-    const sources = sourcesOf(request.op.path.split('/').pop()!, request.params);
+    const sources = sourcesOf(request.op.name, request.params);
     if (!sources) return null;
     try {
       return await this.read(request, sources);
@@ -91,7 +89,7 @@ export class HistorySource implements HistoryPort {
   }
 
   keep(request: Request, window: DayRange, items: unknown[], fetchedAt: string): void {
-    const datasets = datasetsOfRequest(request.op.path.split('/').pop()!, request.params);
+    const datasets = datasetsOfRequest(request.op.name, request.params);
     if (datasets.length === 0) return;
     const blocks = datasets.flatMap((d) => this.blocksOf(d, window, items as Row[], fetchedAt));
     if (blocks.length) this.store.put(blocks).catch((error: Error) => this.fail(error));
@@ -99,34 +97,79 @@ export class HistorySource implements HistoryPort {
 
   /** The blocks a live window holds for a dataset: its published days (or its month, when complete). */
   blocksOf(dataset: Dataset, window: DayRange, items: Row[], fetchedAt: string): NewBlock[] {
-    const days = this.options.days();
-    const now = this.options.now();
-    const last = lastStorableDay(dataset, days);
-    const block = (start: number, end: number, rows: Row[]): NewBlock => ({
-      dataset: dataset.id,
-      start,
-      end,
-      grain: dataset.grain,
-      items: rows,
-      fetched_at: fetchedAt,
-      expires_at: blockExpiry(dataset, end, days, now),
+    const { spans, spanOf } = this.layout(dataset, window);
+    const byStart = new Map(spans.map((s) => [s.start, [] as Row[]]));
+    for (const row of items) byStart.get(spanOf(row)?.start ?? Number.NaN)?.push(row);
+    return spans.flatMap((span) => {
+      const b = { ...this.block(dataset, span, fetchedAt), items: byStart.get(span.start)! };
+      // Rollups are written with their block, in the same transaction: one is stored only with the other.
+      const sums = rollupSums(dataset);
+      sums.add(b.items);
+      return [b, ...sums.rows().map((r) => ({ ...b, dataset: r.id, items: r.rows }))];
     });
-    let blocks: NewBlock[];
-    if (dataset.per === 'month')
-      blocks = isWholeMonth(window) && window.end <= days.published - 2 ? [block(window.start, window.end, items)] : [];
+  }
+
+  /**
+   * Where a fetch of a window puts its rows page by page as they arrive (staged in the store, one page in
+   * memory at a time); `commit` then stores its blocks whole, with their rollups, in one transaction, and
+   * says how many it stored.
+   */
+  stager(dataset: Dataset, window: DayRange) {
+    const { spans, spanOf } = this.layout(dataset, window);
+    const counts = new Map(spans.map((s) => [s.start, 0]));
+    let seq = 0;
+    return {
+      clear: () => this.store.unstage(dataset.id),
+      add: async (items: Row[]) => {
+        const rows = items.flatMap((item) => {
+          const span = spanOf(item);
+          if (!span || !counts.has(span.start)) return [];
+          counts.set(span.start, counts.get(span.start)! + 1);
+          return [{ ...span, item }];
+        });
+        await this.store.stage(dataset.id, rows, seq);
+        seq += rows.length;
+      },
+      commit: async (fetchedAt: string) => {
+        const blocks = spans.map((span) => ({
+          ...this.block(dataset, span, fetchedAt),
+          rows: counts.get(span.start)!,
+        }));
+        await this.store.commit(dataset.id, blocks, hasRollups(dataset) ? () => rollupSums(dataset) : undefined);
+        return blocks.length;
+      },
+    };
+  }
+
+  /** The blocks a window of a dataset makes, and the one a row of it belongs to. */
+  private layout(dataset: Dataset, window: DayRange) {
+    const days = this.options.days();
+    let spans: DayRange[];
+    if (dataset.per === 'month') spans = isWholeMonth(window) && window.end <= days.published - 2 ? [window] : [];
     else if (dataset.per === 'day')
-      blocks = window.start === window.end && window.end <= last ? [block(window.start, window.end, items)] : [];
+      spans = window.start === window.end && window.end <= lastStorableDay(dataset, days) ? [window] : [];
     else {
-      const byDay = new Map<number, Row[]>();
-      for (let d = window.start; d <= Math.min(window.end, last); d++) byDay.set(d, []);
-      for (const row of items) byDay.get(dataset.dayOf!(row) ?? Number.NaN)?.push(row);
-      blocks = [...byDay].map(([d, rows]) => block(d, d, rows));
+      spans = [];
+      for (let d = window.start; d <= Math.min(window.end, lastStorableDay(dataset, days)); d++)
+        spans.push({ start: d, end: d });
     }
-    // Rollups are written with their block, in the same transaction: one is stored only with the other.
-    return blocks.flatMap((b) => [
-      b,
-      ...rollupsOf(dataset, b.items as Row[]).map((r) => ({ ...b, dataset: r.id, items: r.rows })),
-    ]);
+    const spanOf = (row: Row): DayRange | undefined => {
+      if (dataset.per !== 'window') return spans[0];
+      const day = dataset.dayOf!(row);
+      return day === undefined ? undefined : { start: day, end: day };
+    };
+    return { spans, spanOf };
+  }
+
+  private block(dataset: Dataset, span: DayRange, fetchedAt: string): Omit<NewBlock, 'items'> {
+    return {
+      dataset: dataset.id,
+      start: span.start,
+      end: span.end,
+      grain: dataset.grain,
+      fetched_at: fetchedAt,
+      expires_at: blockExpiry(dataset, span.end, this.options.days(), this.options.now()),
+    };
   }
 
   private fail(error: Error): void {

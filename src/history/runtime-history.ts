@@ -1,25 +1,90 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { DayRange } from '../domain/dates.js';
 import type { Logger } from '../logger.js';
 import type { AnalyticsClient } from '../upstream/client.js';
+import type { HistoryPort, HistoryRequest } from '../upstream/history-port.js';
 import { HistorySource } from './history-source.js';
 import { historyTarget, openHistory, type HistoryTarget } from './open-history.js';
 
+/** An open history store, attached to the client. */
 export interface RuntimeHistory {
   source: HistorySource;
   close(): Promise<void>;
 }
 
+/** The history store the configuration names, opened on first use. */
+export interface LazyHistory {
+  /** Opens it once (later calls get the same); undefined when it cannot be used, said once on stderr. */
+  open(): Promise<RuntimeHistory | undefined>;
+  close(): Promise<void>;
+}
+
+interface Options {
+  history: string;
+  cacheDir: string | undefined;
+  demo: boolean;
+}
+
 /**
- * The history store the configuration names, opened and attached to the client; undefined without one.
- * A store that cannot be used (PostgreSQL down, a newer schema) is said once on stderr, and answers are live.
+ * Stands in for the store until it is open: the first request (or a tool call, through `ready`) opens it,
+ * and the store itself then takes its place on the client.
  */
+class OpeningPort implements HistoryPort {
+  constructor(private readonly open: () => Promise<RuntimeHistory | undefined>) {}
+
+  async ready(): Promise<void> {
+    await this.open();
+  }
+
+  async cover(request: HistoryRequest) {
+    return (await this.open())?.source.cover(request) ?? null;
+  }
+
+  storedFrom(): number | undefined {
+    void this.open();
+    return undefined;
+  }
+
+  keep(request: HistoryRequest, window: DayRange, items: unknown[], fetchedAt: string): void {
+    void this.open().then((h) => h?.source.keep(request, window, items, fetchedAt));
+  }
+}
+
+/**
+ * The history store the configuration names, attached to the client and opened on its first use, so that a
+ * server starts without paying for it; undefined when none is configured. A store that cannot be used
+ * (damaged and moved aside, PostgreSQL down, a newer schema) is said once on stderr, and answers are live.
+ */
+export function configuredHistory(client: AnalyticsClient, options: Options, log: Logger): LazyHistory | undefined {
+  const demo = options.demo && options.history === 'auto';
+  if (!demo && historyTarget(options.history, options.cacheDir, client.caller.credential).kind === 'none')
+    return undefined;
+  let opening: Promise<RuntimeHistory | undefined> | undefined;
+  let closed = false;
+  const open = () => (opening ??= closed ? Promise.resolve(undefined) : openOnce(client, options, log));
+  client.useHistory(new OpeningPort(open));
+  return {
+    open,
+    close: async () => {
+      closed = true;
+      if (!opening) return client.useHistory(undefined);
+      await (await opening)?.close();
+    },
+  };
+}
+
+/** The configured store, opened now and attached to the client; undefined without one, or when it cannot be used. */
 export async function attachHistory(
   client: AnalyticsClient,
-  options: { history: string; cacheDir: string | undefined; demo: boolean },
+  options: Options,
   log: Logger,
 ): Promise<RuntimeHistory | undefined> {
+  return configuredHistory(client, options, log)?.open();
+}
+
+async function openOnce(client: AnalyticsClient, options: Options, log: Logger): Promise<RuntimeHistory | undefined> {
   // The demo's token is new each run: its store lives in a temporary directory, gone when it stops.
   const demoDir =
     options.demo && options.history === 'auto' ? mkdtempSync(join(tmpdir(), 'org-analytics-demo-')) : undefined;
@@ -28,7 +93,10 @@ export async function attachHistory(
     : historyTarget(options.history, options.cacheDir, client.caller.credential);
   try {
     const store = await openHistory(target, client.caller.credential, log);
-    if (!store) return undefined;
+    if (!store) {
+      client.useHistory(undefined);
+      return undefined;
+    }
     await store.readEarliest();
     const source = new HistorySource(store, {
       now: () => client.now(),
@@ -47,6 +115,7 @@ export async function attachHistory(
       },
     };
   } catch (error) {
+    client.useHistory(undefined);
     log.warn('the history store cannot be used: answering live', { error: (error as Error).message });
     if (demoDir) rmSync(demoDir, { recursive: true, force: true });
     return undefined;

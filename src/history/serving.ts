@@ -1,5 +1,5 @@
 import type { CostQuery } from '../upstream/endpoints/cost-analytics.js';
-import { costProjection, rollupDataset, rollupsFor } from './cost-rollups.js';
+import { answersAsIs, costProjection, rollupDataset, rollupsFor } from './cost-rollups.js';
 import { datasetById, type Dataset } from './datasets.js';
 
 type Row = Record<string, unknown>;
@@ -52,7 +52,7 @@ export function sourcesOf(listingName: string, params: Row): Source[] | null {
       // A rollup (fewer rows, summed when stored) answers first where it holds what the question needs.
       const rollup = (from: string): Source[] => {
         const best = rollupsFor(query, from)[0];
-        return best ? [{ dataset: rollupDataset(best), project }] : [];
+        return best ? [{ dataset: rollupDataset(best), project: answersAsIs(best, query) ? same : project }] : [];
       };
       if (byDay) return [...rollup('cost-by-day'), days];
       return [

@@ -53,13 +53,14 @@ export async function runSyncCommand(
   const interrupt = (signal: NodeJS.Signals) => controller.abort(new Error(`interrupted by ${signal}`));
   process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
   try {
-    if (!runtime.history) {
+    const history = await runtime.history?.open();
+    if (!history) {
       say(
         'no history store: set --history (auto needs a cache directory), or see the log above for why it cannot be used',
       );
       return EXIT_FAILURE;
     }
-    return await syncCommandBody(runtime, runtime.history, controller.signal, say);
+    return await syncCommandBody(runtime, history, controller.signal, say);
   } finally {
     process.off('SIGINT', interrupt).off('SIGTERM', interrupt);
     await runtime.close();

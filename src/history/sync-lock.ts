@@ -44,11 +44,11 @@ export class SyncLock {
     // PostgreSQL holds it for this syncer's session too: once that session ends, the row below is stale at once.
     const session = await this.store.sessionLock?.('sync');
     if (session === null) {
-      const row = await this.store.db
-        .selectFrom('history_lock')
-        .selectAll()
-        .where('name', '=', 'sync')
-        .executeTakeFirst();
+      const read = () =>
+        this.store.db.selectFrom('history_lock').selectAll().where('name', '=', 'sync').executeTakeFirst();
+      // The holder writes its row just after it takes the session lock: a moment later it is there to name.
+      let row = await read();
+      for (let i = 0; i < 20 && !row; i++) row = await new Promise((r) => setTimeout(r, 25)).then(read);
       return { ok: false, holder: { host: row?.host ?? '?', pid: Number(row?.pid ?? 0) } };
     }
     this.session = session;

@@ -99,7 +99,10 @@ async function runTask(
   own: { blocks: number; requests: number },
 ): Promise<{ requests: number; stored: number; error?: string }> {
   let requests = 0;
+  // Each page is staged in the store as it arrives: a sync holds one page at a time, whatever the size.
+  const staged = source.stager(task.dataset, task.days);
   try {
+    await staged.clear();
     const answer = await client.list(
       task.dataset.listing as never,
       { ...task.dataset.args, days: task.days } as never,
@@ -107,6 +110,8 @@ async function runTask(
         signal: options.signal,
         priority: 'background',
         liveOnly: true,
+        uncached: true,
+        onPage: (items) => staged.add(items as Array<Record<string, unknown>>),
         caps: { maxPages: Number.POSITIVE_INFINITY, maxRecords: Number.POSITIVE_INFINITY },
         beforeRequest: async () => {
           await paced(pace, options.signal);
@@ -114,19 +119,13 @@ async function runTask(
         },
       },
     );
-    const blocks = source.blocksOf(
-      task.dataset,
-      task.days,
-      answer.data as Array<Record<string, unknown>>,
-      answer.freshness.fetched_at,
-    );
-    await source.store.put(blocks);
-    // Days and months stored; the rollups written with them are not counted apart.
-    const stored = blocks.filter((b) => b.dataset === task.dataset.id).length;
+    // Days and months stored, all of them in one transaction; the rollups written with them are not counted apart.
+    const stored = await staged.commit(answer.freshness.fetched_at);
     own.blocks += stored;
     result.blocks += stored;
     return { requests, stored };
   } catch (error) {
+    await staged.clear().catch(() => {});
     if (options.signal?.aborted) return { requests, stored: 0 };
     result.failed.push({
       dataset: task.dataset.id,

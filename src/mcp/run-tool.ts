@@ -61,6 +61,8 @@ export async function runTool(
     return { content: [{ type: 'text' as const, text: redact.text(toolErrorMessage(error)) }], isError: true };
   };
   const run = async () => {
+    // The history store opens on the first call: what it holds decides which days a question may reach.
+    await deps.client.historyReady();
     try {
       return await def.run(args as never, toolCtx);
     } catch (error) {

@@ -186,6 +186,11 @@ export class AnalyticsClient {
     return covered !== null && covered !== undefined && covered.missing.length === 0;
   }
 
+  /** Resolves once the history store (if any) is open: it opens on first use, not when the server starts. */
+  async historyReady(): Promise<void> {
+    await this.upstream.history?.ready?.();
+  }
+
   /** Answers stored days from the history store and keeps live per-day answers in it (undefined: none). */
   useHistory(history: HistoryPort | undefined): void {
     this.upstream.history = history;

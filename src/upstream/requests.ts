@@ -55,6 +55,10 @@ export interface ListOptions {
   priority?: RequestPriority | (() => RequestPriority);
   /** Ask the upstream even for days the history store holds, and keep nothing in it (the sync stores for itself). */
   liveOnly?: boolean;
+  /** Each page's items as they arrive, kept nowhere else (the answer's data is then empty): the sync stages them. */
+  onPage?: (items: unknown[]) => Promise<void>;
+  /** Pages kept in no cache (the sync keeps them in the history store). */
+  uncached?: boolean;
   /** Awaited before each request: the sync's own pace (its share of the rate). */
   beforeRequest?: () => Promise<void>;
   /** Pages earlier walks of the same listing took: read for `expected`, written when a walk completes. */
@@ -142,12 +146,16 @@ export async function list<E extends AnyListing>(
       async (cursor) => {
         const one = pageRequest(request, window, listing.paging?.max, cursor);
         await options.beforeRequest?.();
-        const answer = await up.caller.call(one, { signal: options.signal, priority: priority() });
+        const answer = await up.caller.call(one, {
+          signal: options.signal,
+          priority: priority(),
+          uncached: options.uncached,
+        });
         span ??= effectiveSpan(listing, answer.value);
         return answer;
       },
       listing.items,
-      { caps: { ...up.caps, ...options.caps }, onProgress, signal: options.signal },
+      { caps: { ...up.caps, ...options.caps }, onProgress, signal: options.signal, onPage: options.onPage },
     );
     if (!paged.truncated && !options.liveOnly)
       up.history?.keep(request, window, paged.items, combineFreshness(paged.freshness).fetched_at);

@@ -1,10 +1,11 @@
 import type { Runtime } from '../runtime.js';
 import { CREDIT_REFRESH_MS } from '../domain/freshness.js';
+import type { RuntimeHistory } from '../history/runtime-history.js';
 import { syncOnce } from '../history/sync-run.js';
 import { publishAnomalies } from './anomaly-feed.js';
 import { nextWarmAt, realClock, type WarmClock } from './warm-schedule.js';
 
-export type SyncTarget = Pick<Runtime, 'client' | 'config' | 'log'> & { history: NonNullable<Runtime['history']> };
+export type SyncTarget = Pick<Runtime, 'client' | 'config' | 'log'> & { history: RuntimeHistory };
 
 /**
  * With a history store, the warm-up is the sync: it backfills at start, then runs after each daily

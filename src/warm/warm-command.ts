@@ -65,9 +65,10 @@ export async function runWarmCommand(
   const started = Date.now();
   try {
     // With a history store, warming is syncing: every later question over stored days answers at once.
-    if (runtime.history) {
+    const history = await runtime.history?.open();
+    if (history) {
       say('a history store is configured: warming is the sync (see org-analytics-mcp sync --help)');
-      return await syncCommandBody(runtime, runtime.history, controller.signal, say);
+      return await syncCommandBody(runtime, history, controller.signal, say);
     }
     say(`fetching ${items.length} ${plural(items.length, 'answer')}: ${items.map((i) => i.name).join(', ')}`);
     const outcome = await warmUp(runtime, items, { signal: controller.signal, onItem: (r) => say(itemLine(r)) });

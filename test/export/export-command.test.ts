@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -10,13 +10,9 @@ import { METRIC_FIELDS } from '../../src/contract/metrics.js';
 import { HELP } from '../../src/config/config.js';
 import { runExportCommand } from '../../src/export/export-command.js';
 import type { HistoryStore } from '../../src/history/history-store.js';
-import { attachHistory, type RuntimeHistory } from '../../src/history/runtime-history.js';
-import { syncOnce } from '../../src/history/sync-run.js';
-import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import type { AnalyticsClient } from '../../src/upstream/client.js';
 import { formatDay, parseIsoDay } from '../../src/util/utc-date.js';
-import { clientFor } from '../helpers/client.js';
+import { storedHarness, type StoredHarness } from '../helpers/history.js';
 import { NOW } from '../helpers/sim.js';
 import { parseCsv } from '../helpers/parse-csv.js';
 
@@ -92,26 +88,17 @@ const PLANTED = {
 
 describe('org-analytics-mcp export, from a store the sync filled (SQLite, simulator over HTTP)', () => {
   let sim: Simulator;
-  let client: AnalyticsClient;
-  let history: RuntimeHistory;
+  let harness: StoredHarness;
   let store: HistoryStore;
   let path: string;
   let dir: string;
 
   beforeAll(async () => {
     sim = await startSimulator({ users: 40, now: NOW, rateLimit: false, token: 'rw' });
-    client = clientFor(sim);
+    harness = await storedHarness({ historyDays: 10, historyMonths: 0 }, { simulator: sim });
+    store = harness.history.source.store;
+    path = harness.where;
     dir = mkdtempSync(join(tmpdir(), 'export-'));
-    path = join(dir, 'h.sqlite');
-    const log = createLogger(
-      'warn',
-      (t) => t,
-      () => {},
-    );
-    history = (await attachHistory(client, { history: path, cacheDir: undefined, demo: false }, log))!;
-    store = history.source.store;
-    const outcome = await syncOnce(client, history.source, { historyDays: 10, historyMonths: 0, syncShare: 1 }, {});
-    expect(outcome.ran && outcome.result.failed).toEqual([]);
     const day = parseIsoDay(PLANTED_DAY)!;
     await store.put([
       {
@@ -126,9 +113,9 @@ describe('org-analytics-mcp export, from a store the sync filled (SQLite, simula
     ]);
   }, 60_000);
   afterAll(async () => {
-    await history?.close();
-    await client?.close();
+    await harness?.close();
     await sim?.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   /** The stored days of a dataset in [from, to] and the rows the export must write for them. */

@@ -20,6 +20,8 @@ export interface StoreOptions {
   historyMonths: number;
   /** SQLite (a fresh file) by default; PostgreSQL: a fresh database at 127.0.0.1:5432, dropped on close. */
   engine?: 'sqlite' | 'postgres';
+  /** The sync's progress lines. */
+  onProgress?: (line: string) => void;
 }
 
 const ADMIN = 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -77,7 +79,7 @@ export async function storedHarness(store: StoreOptions, options: HarnessOptions
       h.upstream,
       history.source,
       { historyDays: store.historyDays, historyMonths: store.historyMonths, syncShare: 1 },
-      {},
+      { onProgress: store.onProgress && ((line) => store.onProgress!(line.text)) },
     );
     if (!outcome.ran) throw new Error(outcome.reason);
     if (outcome.result.failed.length) throw new Error(`the sync failed: ${JSON.stringify(outcome.result.failed)}`);

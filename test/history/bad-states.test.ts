@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -76,6 +76,20 @@ describe('bad states of the history store: none fails a call (the built binary o
     sim = await startSimulator({ users: 40, token: `bad-states-${process.pid}-${Date.now()}`, rateLimit: false });
   });
   afterAll(() => sim?.close());
+
+  it('a server starts without opening the store; its first call opens it, once', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'bad-states-')), 'h.sqlite');
+    const server = await serve(sim, path);
+    try {
+      expect(existsSync(path)).toBe(false);
+      expect(await server.ask('last_7_days')).toMatchObject({ source: 'live' });
+      expect(existsSync(path)).toBe(true);
+      await server.ask('last_30_days');
+      expect(count(server.stderr(), /history store open/)).toBe(1);
+    } finally {
+      await server.close();
+    }
+  });
 
   describe.each([
     [

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attachHistory, type RuntimeHistory } from '../../src/history/runtime-history.js';
+import { attachHistory, configuredHistory, type RuntimeHistory } from '../../src/history/runtime-history.js';
 import { syncOnce } from '../../src/history/sync-run.js';
 import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
@@ -10,6 +10,7 @@ import type { AnalyticsClient } from '../../src/upstream/client.js';
 import { userActivity } from '../../src/upstream/endpoints/user-activity.js';
 import { dauCount } from '../../src/upstream/endpoints/dau-count.js';
 import { clientFor } from '../helpers/client.js';
+import { harness } from '../helpers/mcp.js';
 import { NOW } from '../helpers/sim.js';
 
 describe('days the upstream no longer keeps', () => {
@@ -46,6 +47,21 @@ describe('days the upstream no longer keeps', () => {
     expect(answer.freshness.source).toBe('history');
     expect(answer.data.length).toBeGreaterThan(0);
     expect(sim.requests().length).toBe(before);
+  });
+
+  it("reach a server's first call too, while its store is not open yet (it opens on that call)", async () => {
+    const h = await harness({ simulator: sim });
+    const lazy = configuredHistory(h.upstream, { history: path, cacheDir: undefined, demo: false }, log)!;
+    try {
+      const before = sim.requests().length;
+      const answer = await h.call('get_user_activity', { start_date: '2026-11-16', end_date: '2026-11-18' });
+      expect(answer.isError, answer.text).toBeFalsy();
+      expect(answer.structured.freshness.source).toBe('history');
+      expect(sim.requests().length).toBe(before);
+    } finally {
+      await lazy.close();
+      await h.close();
+    }
   });
 
   it('are refused, as before, where the store does not reach', () => {

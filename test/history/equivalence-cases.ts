@@ -122,8 +122,11 @@ function fixed(known: Known): Array<[string, Args]> {
 
 const optional = (rng: Rng, p: number, value: () => Args): Args => (rng.chance(p) ? value() : {});
 
-/** The cases, drawn once the simulator's people, products and models are known. */
-export function cases(seed: number, known: Known): Array<[string, Args]> {
+/**
+ * The cases, drawn once the simulator's people, products and models are known: the fixed ones, then `scale`
+ * times the random ones (each tool at least once).
+ */
+export function cases(seed: number, known: Known, scale = 1): Array<[string, Args]> {
   const rng = generator(seed);
   const metrics = () => ({ metrics: rng.some(METRIC_FIELDS, 4) });
   const users = () => ({ users: rng.some(known.users, 5) });
@@ -131,7 +134,7 @@ export function cases(seed: number, known: Known): Array<[string, Args]> {
   const day = () => ({ date: addDays(YESTERDAY, -rng.int(0, 130)) });
   const out: Array<[string, Args]> = fixed(known);
   const add = (tool: string, n: number, make: () => Args) => {
-    for (let i = 0; i < n; i++) out.push([tool, make()]);
+    for (let i = 0; i < Math.max(1, Math.round(n * scale)); i++) out.push([tool, make()]);
   };
   add('get_active_user_counts', 8, () => compareTo(rng, range(rng)));
   add('get_daily_usage', 8, () => compareTo(rng, { ...range(rng), ...optional(rng, 0.5, metrics) }));

@@ -4,7 +4,7 @@ import { comparable, storedHarness, type StoredHarness } from '../helpers/histor
 import { harness, type ToolAnswer } from '../helpers/mcp.js';
 import { NOW, YESTERDAY, addDays } from '../helpers/sim.js';
 
-/** Questions whose every day the store holds (20 days and the previous month), with compare_to inside too. */
+/** Questions whose every day the store holds (14 days and the previous month), with compare_to inside too. */
 const INSIDE: Array<[string, Record<string, unknown>]> = [
   ['get_active_user_counts', { range: 'last_7_days', compare_to: 'previous_period' }],
   ['get_daily_usage', { range: 'last_7_days' }],
@@ -27,8 +27,8 @@ describe.each(['sqlite', 'postgres'] as const)(
     const before = new Map<string, ToolAnswer>();
 
     beforeAll(async () => {
-      sim = await startSimulator({ users: 300, now: NOW, rateLimit: false, token: 'rw', readToken: 'ro' });
-      stored = await storedHarness({ historyDays: 20, historyMonths: 2, engine }, { simulator: sim });
+      sim = await startSimulator({ users: 120, now: NOW, rateLimit: false, token: 'rw', readToken: 'ro' });
+      stored = await storedHarness({ historyDays: 14, historyMonths: 1, engine }, { simulator: sim });
       // The live answers, while the upstream is still there.
       const live = await harness({ simulator: sim });
       for (const [tool, args] of INSIDE) before.set(JSON.stringify([tool, args]), await live.call(tool, args));

@@ -5,17 +5,16 @@ import type { HistoryStore } from '../../src/history/history-store.js';
 import { SCHEMA_VERSION } from '../../src/history/migrations.js';
 import { openHistory } from '../../src/history/open-history.js';
 import { safeUrl } from '../../src/history/open-postgres.js';
-import { attachHistory, type RuntimeHistory } from '../../src/history/runtime-history.js';
+import type { RuntimeHistory } from '../../src/history/runtime-history.js';
 import { SyncLock } from '../../src/history/sync-lock.js';
 import { syncOnce } from '../../src/history/sync-run.js';
-import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { AnalyticsClient } from '../../src/upstream/client.js';
 import { credentialFingerprint } from '../../src/upstream/credential.js';
 import { costAnalytics } from '../../src/upstream/endpoints/cost-analytics.js';
 import { creditUsageByUser } from '../../src/upstream/endpoints/credit-usage-by-user.js';
 import { userActivity } from '../../src/upstream/endpoints/user-activity.js';
-import { clientFor } from '../helpers/client.js';
+import { storedHarness, type StoredHarness } from '../helpers/history.js';
 import { NOW } from '../helpers/sim.js';
 
 /** The real PostgreSQL every machine runs (.ci/run starts it): user postgres, trust auth. */
@@ -25,8 +24,8 @@ const PG_URL = process.env.HISTORY_PG_URL ?? 'postgres://postgres@127.0.0.1:5432
 const tokenOf = (name: string) => `pg-${name}-${process.pid}-${Date.now()}`;
 const schemaOf = (token: string) => `org_analytics_${credentialFingerprint(token)}`;
 
-async function sql<T = Record<string, unknown>>(text: string, values: unknown[] = []): Promise<T[]> {
-  const c = new pg.Client({ connectionString: PG_URL });
+async function sql<T = Record<string, unknown>>(text: string, values: unknown[] = [], url = PG_URL): Promise<T[]> {
+  const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
     return (await c.query(text, values)).rows as T[];
@@ -36,34 +35,26 @@ async function sql<T = Record<string, unknown>>(text: string, values: unknown[] 
 }
 const dropSchema = (token: string) => sql(`DROP SCHEMA IF EXISTS "${schemaOf(token)}" CASCADE`);
 
-const quiet = createLogger(
-  'warn',
-  (t) => t,
-  () => {},
-);
 /** Rows in a stable order, so that two answers compare whatever order their rows came in. */
 const sorted = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).sort();
-const settings = { historyDays: 10, historyMonths: 2, syncShare: 1 };
+const settings = { historyDays: 10, historyMonths: 2 };
 
 describe('the history store on PostgreSQL (simulator over HTTP, a schema per test)', () => {
-  describe('a sync, then answers from the store', () => {
+  describe('a sync, then answers from the store (a database of its own)', () => {
     const token = tokenOf('sync');
     let sim: Simulator;
+    let stored: StoredHarness;
     let client: AnalyticsClient;
     let history: RuntimeHistory;
 
     beforeAll(async () => {
       sim = await startSimulator({ users: 200, now: NOW, rateLimit: false, token });
-      client = clientFor(sim);
-      history = (await attachHistory(client, { history: PG_URL, cacheDir: undefined, demo: false }, quiet))!;
-      const outcome = await syncOnce(client, history.source, settings, {});
-      expect(outcome.ran && outcome.result.failed).toEqual([]);
+      stored = await storedHarness({ ...settings, engine: 'postgres' }, { simulator: sim });
+      ({ upstream: client, history } = stored);
     }, 60_000);
     afterAll(async () => {
-      await history?.close();
-      await client?.close();
+      await stored?.close();
       await sim?.close();
-      await dropSchema(token);
     });
 
     it('keeps its tables in the schema named after the credential', async () => {
@@ -71,6 +62,7 @@ describe('the history store on PostgreSQL (simulator over HTTP, a schema per tes
       const tables = await sql<{ table_name: string }>(
         'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
         [schemaOf(token)],
+        stored.where,
       );
       expect(tables.map((t) => t.table_name)).toEqual([
         'history_blocks',
@@ -78,8 +70,12 @@ describe('the history store on PostgreSQL (simulator over HTTP, a schema per tes
         'history_meta',
         'history_rows',
       ]);
-      const [stored] = await sql<{ n: string }>(`SELECT count(*) AS n FROM "${schemaOf(token)}".history_blocks`);
-      expect(Number(stored!.n)).toBeGreaterThan(10);
+      const [blocks] = await sql<{ n: string }>(
+        `SELECT count(*) AS n FROM "${schemaOf(token)}".history_blocks`,
+        [],
+        stored.where,
+      );
+      expect(Number(blocks!.n)).toBeGreaterThan(10);
     });
 
     it.each([
@@ -99,7 +95,7 @@ describe('the history store on PostgreSQL (simulator over HTTP, a schema per tes
     });
 
     it('a second sync finds nothing to fetch', async () => {
-      const outcome = await syncOnce(client, history.source, settings, {});
+      const outcome = await syncOnce(client, history.source, { ...settings, syncShare: 1 }, {});
       expect(outcome.ran && outcome.result.requests).toBe(0);
     });
   });

@@ -26,7 +26,10 @@ const until = async (what: () => boolean | Promise<boolean>, ms = 15_000) => {
   throw new Error('waited in vain');
 };
 
-/** Every stored block with the rows it says it has, and rows that belong to no block. */
+/**
+ * Every stored block with the rows it says it has, rows of a dataset that belong to no block, and the pages
+ * staged (under `staging:<dataset>`, a name no reader asks for) by a fetch that never committed them.
+ */
 async function wholeness(store: HistoryStore) {
   const blocks = await store.db.selectFrom('history_blocks').selectAll().execute();
   const counts = await store.db
@@ -39,7 +42,8 @@ async function wholeness(store: HistoryStore) {
   const rowsOf = new Map(counts.map((c) => [key(c), Number(c.n)]));
   return {
     blocks: blocks.map((b) => ({ key: key(b), said: Number(b.rows), found: rowsOf.get(key(b)) ?? 0 })),
-    orphans: [...rowsOf.keys()].filter((k) => !blocks.some((b) => key(b) === k)),
+    orphans: [...rowsOf.keys()].filter((k) => !k.startsWith('staging:') && !blocks.some((b) => key(b) === k)),
+    staged: [...rowsOf.keys()].filter((k) => k.startsWith('staging:')),
   };
 }
 
@@ -101,6 +105,8 @@ describe('a day is stored whole or not at all', () => {
       expect(left.orphans).toEqual([]);
       for (const b of left.blocks) expect(b.found, b.key).toBe(b.said);
       const cutDay = parseIsoDay(cut.query.start_date!);
+      // The first page of the day cut off was staged as it came, and answers nothing.
+      expect(left.staged).toContain(`staging:user-activity ${cutDay}..${cutDay}`);
       expect(left.blocks.map((b) => b.key)).not.toContain(`user-activity ${cutDay}..${cutDay}`);
       const lock = await store.db.selectFrom('history_lock').selectAll().executeTakeFirst();
       expect(Number(lock?.pid), 'the killed process still holds the lock').toBe(child.pid);
@@ -123,6 +129,7 @@ describe('a day is stored whole or not at all', () => {
       const after = await wholeness(store);
       for (const b of after.blocks) expect(b.found, b.key).toBe(b.said);
       expect(after.blocks.map((b) => b.key)).toContain(`user-activity ${cutDay}..${cutDay}`);
+      expect(after.staged).toEqual([]);
       // Nothing left: a third run sends nothing.
       sim.clearRequests();
       const third = await syncOnce(client, history.source, SETTINGS, {});
@@ -160,6 +167,7 @@ describe('a day is stored whole or not at all', () => {
       const day = parseIsoDay(cut.query.start_date!)!;
       const left = await wholeness(history.source.store);
       expect(left.orphans).toEqual([]);
+      expect(left.staged).toEqual([]);
       for (const b of left.blocks) expect(b.found, b.key).toBe(b.said);
       expect(left.blocks.map((b) => b.key)).not.toContain(`user-activity ${day}..${day}`);
     } finally {

@@ -1,16 +1,14 @@
-import { mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { attachHistory, type RuntimeHistory } from '../../src/history/runtime-history.js';
+import type { RuntimeHistory } from '../../src/history/runtime-history.js';
 import { syncOnce } from '../../src/history/sync-run.js';
-import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { AnalyticsClient } from '../../src/upstream/client.js';
 import { costAnalytics } from '../../src/upstream/endpoints/cost-analytics.js';
 import { creditUsageByUser } from '../../src/upstream/endpoints/credit-usage-by-user.js';
 import { userActivity } from '../../src/upstream/endpoints/user-activity.js';
-import { clientFor } from '../helpers/client.js';
+import { storedHarness, type StoredHarness } from '../helpers/history.js';
 import { NOW } from '../helpers/sim.js';
 
 /** Rows in a stable order, so that two answers compare whatever order their rows came in. */
@@ -18,6 +16,7 @@ const sorted = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).sort();
 
 describe('the sync, then answers from the store (SQLite, simulator over HTTP)', () => {
   let sim: Simulator;
+  let stored: StoredHarness;
   let client: AnalyticsClient;
   let history: RuntimeHistory;
   let path: string;
@@ -25,25 +24,14 @@ describe('the sync, then answers from the store (SQLite, simulator over HTTP)', 
 
   beforeAll(async () => {
     sim = await startSimulator({ users: 300, now: NOW, rateLimit: false, token: 'rw' });
-    client = clientFor(sim);
-    path = join(mkdtempSync(join(tmpdir(), 'history-')), 'store', 'h.sqlite');
-    const log = createLogger(
-      'warn',
-      (t) => t,
-      () => {},
+    stored = await storedHarness(
+      { historyDays: 10, historyMonths: 2, onProgress: (line) => lines.push(line) },
+      { simulator: sim },
     );
-    history = (await attachHistory(client, { history: path, cacheDir: undefined, demo: false }, log))!;
-    const outcome = await syncOnce(
-      client,
-      history.source,
-      { historyDays: 10, historyMonths: 2, syncShare: 1 },
-      { onProgress: (l) => lines.push(l.text) },
-    );
-    expect(outcome.ran && outcome.result.failed).toEqual([]);
+    ({ upstream: client, history, where: path } = stored);
   }, 60_000);
   afterAll(async () => {
-    await history?.close();
-    await client?.close();
+    await stored?.close();
     await sim?.close();
   });
 

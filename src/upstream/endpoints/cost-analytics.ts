@@ -84,24 +84,33 @@ export const DECIMAL_FIELDS = [
 ] as const;
 export const TOKEN_FIELDS = ['input_tokens', 'output_tokens', 'cache_read_tokens', 'cache_write_tokens'] as const;
 
-function canonicalGroup(values: object): string {
-  return JSON.stringify(values, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)))
-      : v,
-  );
+/** A group's values as one key, whatever the order of their fields (built by hand: it runs once per point). */
+function canonicalGroup(values: unknown): string {
+  if (!values || typeof values !== 'object' || Array.isArray(values)) return JSON.stringify(values) ?? '';
+  let out = '';
+  for (const k of Object.keys(values).sort()) {
+    const v = (values as Record<string, unknown>)[k];
+    if (v !== undefined) out += `${out ? ',' : ''}${JSON.stringify(k)}:${canonicalGroup(v)}`;
+  }
+  return `{${out}}`;
 }
 
 export function addCostMetrics(a: CostPoint['cost_metrics'], b: CostPoint['cost_metrics']): CostPoint['cost_metrics'] {
-  const out = { ...a };
-  for (const f of DECIMAL_FIELDS) out[f] = tidyDecimal(sumDecimals([a[f], b[f]]));
-  for (const f of TOKEN_FIELDS) out[f] = sumCounts([a[f], b[f]]);
+  return sumCostMetrics([a, b]);
+}
+
+/** The exact sum of several points' metrics: each field summed once over all of them (the first's other fields kept). */
+export function sumCostMetrics(list: ReadonlyArray<CostPoint['cost_metrics']>): CostPoint['cost_metrics'] {
+  const out = { ...list[0]! };
+  for (const f of DECIMAL_FIELDS) out[f] = tidyDecimal(sumDecimals(list.map((m) => m[f])));
+  for (const f of TOKEN_FIELDS) out[f] = sumCounts(list.map((m) => m[f]));
   return out;
 }
 
 /**
  * Cost points of several windows. Daily points are disjoint and concatenate; range totals of the same
- * group are summed (decimals exactly, tokens as BigInt) and span the whole range.
+ * group are summed (decimals exactly, tokens as BigInt, once per group over all its points) and span the
+ * whole range.
  */
 export function mergeCostPoints(
   windows: CostPoint[][],
@@ -109,20 +118,18 @@ export function mergeCostPoints(
   byDay: boolean,
 ): CostPoint[] {
   if (byDay) return windows.flat();
-  const byGroup = new Map<string, CostPoint>();
+  const byGroup = new Map<string, { first: CostPoint; metrics: Array<CostPoint['cost_metrics']> }>();
   for (const points of windows) {
     for (const point of points) {
       const key = canonicalGroup(point.group_by_values);
       const seen = byGroup.get(key);
-      byGroup.set(
-        key,
-        seen
-          ? { ...seen, cost_metrics: addCostMetrics(seen.cost_metrics, point.cost_metrics) }
-          : { ...point, ...range },
-      );
+      if (seen) seen.metrics.push(point.cost_metrics);
+      else byGroup.set(key, { first: { ...point, ...range }, metrics: [point.cost_metrics] });
     }
   }
-  return [...byGroup.values()];
+  return [...byGroup.values()].map(({ first, metrics }) =>
+    metrics.length === 1 ? first : { ...first, cost_metrics: sumCostMetrics(metrics) },
+  );
 }
 
 /**

@@ -77,16 +77,20 @@ export async function* pages<P extends PageShape>(
   }
 }
 
-/** Every item of every page, with how the walk ended. */
+/**
+ * Every item of every page, with how the walk ended. With `onPage`, each page's items go to it as they
+ * arrive and are kept nowhere else (`items` stays empty): a walk of any length then holds one page at a time.
+ */
 export async function collect<P extends PageShape, T>(
   endpoint: string,
   fetchPage: (cursor: string | undefined) => Promise<CachedAnswer<P>>,
   itemsOf: (page: P) => T[],
-  options: PageOptions = {},
+  options: PageOptions & { onPage?: (items: T[]) => Promise<void> } = {},
 ): Promise<Paged<T>> {
   const result: Paged<T> = { items: [], pages: 0, truncated: false, freshness: [] };
   for await (const page of pages(endpoint, fetchPage, (p) => itemsOf(p).length, options)) {
-    result.items.push(...itemsOf(page.value));
+    if (options.onPage) await options.onPage(itemsOf(page.value));
+    else result.items.push(...itemsOf(page.value));
     result.pages++;
     result.freshness.push(page.freshness);
     result.truncated = page.truncated;

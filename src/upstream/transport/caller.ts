@@ -26,6 +26,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Default interactive: ahead of background (warm-up, completion). */
   priority?: Priority;
+  /** Kept in no cache: the sync stores each page in the history store itself. */
+  uncached?: boolean;
 }
 
 /** What is sent: the call's options and the request as written. */
@@ -51,7 +53,7 @@ export class Caller {
   ): Promise<CachedAnswer<z.output<S>>> {
     const { op } = request;
     const options: Sending = { ...callOptions, ...written(request) };
-    if (!op.cache) {
+    if (!op.cache || callOptions.uncached) {
       const { value } = await this.send(op, options);
       return {
         value,

@@ -1,5 +1,5 @@
 // One sync in a process of its own, so that its peak RSS is the sync's alone (the simulator stays in the
-// bench's process). Run as `node --import tsx history-sync-child.ts '<json>'`; prints one line of JSON.
+// bench's process). Run bundled (see childSync) as `node history-sync-child.mjs '<json>'`; prints one line of JSON.
 import { attachHistory } from '../../../src/history/runtime-history.js';
 import { syncOnce } from '../../../src/history/sync-run.js';
 import { createLogger } from '../../../src/logger.js';

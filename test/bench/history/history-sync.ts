@@ -68,6 +68,27 @@ export function duration(minutes: number): string {
 }
 
 const CHILD = fileURLToPath(new URL('./history-sync-child.ts', import.meta.url));
+/** The child bundled as the server is (dist/), one level below package.json as dist/cli.js, so that its RSS is not tsx's besides the sync's. */
+const BUNDLE = fileURLToPath(new URL('../../../node_modules/.bench-history-sync-child.mjs', import.meta.url));
+let bundled: Promise<void> | undefined;
+
+function bundle(): Promise<void> {
+  return (bundled ??= import('esbuild').then(async ({ build }) => {
+    await build({
+      entryPoints: [CHILD],
+      outfile: BUNDLE,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'esm',
+      external: ['better-sqlite3', 'pg-native', '@napi-rs/keyring'],
+      banner: {
+        js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      },
+      logLevel: 'warning',
+    });
+  }));
+}
 
 /** Requests per group and 429s in the simulator's log. */
 function counted(sim: Simulator) {
@@ -82,17 +103,18 @@ function counted(sim: Simulator) {
 }
 
 /**
- * One sync (limits lifted) in a child process, so that its peak RSS is the sync's own; the simulator
- * answers from this process and counts the requests.
+ * One sync (limits lifted) in a child process, bundled as the server is, so that its peak RSS is the sync's
+ * own; the simulator answers from this process and counts the requests.
  */
 export async function childSync(rig: HistoryRig, settings: { historyDays: number; historyMonths: number }) {
   rig.sim.clearRequests();
   const job = { url: rig.sim.url, token: rig.sim.token, now: rig.sim.clock.now(), store: rig.file!, ...settings };
+  await bundle();
   const t0 = performance.now();
   const out = await new Promise<string>((resolve, reject) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', CHILD, JSON.stringify(job)],
+      [BUNDLE, JSON.stringify(job)],
       { maxBuffer: 64 * 2 ** 20, timeout: 3 * 3_600_000 },
       (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stderr}`)) : resolve(stdout)),
     );
