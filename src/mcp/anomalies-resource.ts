@@ -8,7 +8,8 @@ import { logFailure, protocolErrorOf } from './tool-errors.js';
 
 export interface AnomaliesResourceDeps {
   client: AnalyticsClient;
-  store: HistoryStore;
+  /** The store, opened on first use; undefined when it cannot be used (said once on stderr). */
+  store: () => Promise<HistoryStore | undefined>;
   redact: Redactor;
   log: Logger;
 }
@@ -29,7 +30,8 @@ export function registerAnomaliesResource(server: McpServer, deps: AnomaliesReso
     },
     async (uri) => {
       try {
-        const feed = (await latestAnomalies(deps.store)) ?? {
+        const store = await deps.store();
+        const feed = (store && (await latestAnomalies(store))) ?? {
           anomalies: [],
           note: 'No sync has published anomalies yet: they are published after a sync (org-analytics-mcp sync, or --sync).',
         };

@@ -1,7 +1,7 @@
 import type { Config } from '../config/config.js';
 import type { AuditSink } from '../privacy/audit.js';
 import type { Caller } from '../auth/caller.js';
-import type { RuntimeHistory } from '../history/runtime-history.js';
+import type { LazyHistory } from '../history/runtime-history.js';
 import type { Logger } from '../logger.js';
 import type { LoginCredential } from '../login/login-credential.js';
 import type { ConversationSignIn } from '../login/sign-in.js';
@@ -27,6 +27,6 @@ export interface ServerDeps {
   login?: LoginCredential;
   /** Offers the sign-in link in the conversation, on clients that take URL elicitation. */
   signIn?: ConversationSignIn;
-  /** The history store: anomalies://latest is served from it. */
-  history?: RuntimeHistory;
+  /** The history store, opened on first use: anomalies://latest is served from it. */
+  history?: LazyHistory;
 }

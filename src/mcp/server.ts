@@ -61,8 +61,14 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
     log: deps.log,
     callTimeoutS: deps.config.callTimeoutS,
   });
-  const store = deps.history?.source.store;
-  if (store) registerAnomaliesResource(server, { client: deps.client, store, redact, log: deps.log });
+  const history = deps.history;
+  if (history)
+    registerAnomaliesResource(server, {
+      client: deps.client,
+      store: async () => (await history.open())?.source.store,
+      redact,
+      log: deps.log,
+    });
   registerPrompts(server, inventory.writable, redact, deps.log, (tool) =>
     inventory.registered.some((def) => def.name === tool),
   );

@@ -61,7 +61,7 @@ afterAll(async () => {
 describe('anomalies://latest, the changelog of what the sync found', () => {
   it('subscribed clients of both eras hear of new anomalies after a server sync (--sync), and read them', async () => {
     const history = await store('server.sqlite');
-    const deps = { ...h.deps, history };
+    const deps = { ...h.deps, history: { open: async () => history, close: () => history.close() } };
     // A 2025-era client on stdio's footing (resources/subscribe)...
     const server = createServer(deps);
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
