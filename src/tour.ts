@@ -15,6 +15,12 @@ const QUESTIONS: Array<[string, string, Record<string, unknown>]> = [
   ['What did each model cost last month?', 'get_cost_analytics', { range: 'previous_month', group_by: ['resource'] }],
   ['Which editors were most used yesterday?', 'get_editor_language_activity', { group_by: 'editor' }],
   ['Who is about to hit their budget this month?', 'get_budget_status', { limit: 5 }],
+  [
+    'Who has stopped using it (seats to reclaim)?',
+    'find_inactive_people',
+    { inactive_days: 14, lookback_days: 45, limit: 5 },
+  ],
+  ['What was unusual in the last 30 days?', 'find_anomalies', { limit: 5 }],
   ['How is adoption growing, month by month?', 'get_adoption', { granularity: 'month' }],
 ];
 
@@ -45,7 +51,7 @@ function thisCli(): string {
 
 const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
-/** A guided run: the embedded simulator, the real server, a real MCP client, six typical questions. */
+/** A guided run: the embedded simulator, the real server, a real MCP client, eight typical questions. */
 export async function runTour(print: (line: string) => void): Promise<void> {
   const runtime = await createRuntime(configSchema.parse({ demo: true, logLevel: 'warn', toolsets: 'all' }));
   const server = createServer(runtime);
@@ -60,7 +66,12 @@ export async function runTour(print: (line: string) => void): Promise<void> {
     );
     for (const t of tools) print(`  ${t.name.padEnd(30)} ${t.title ?? ''}`);
     const history = await runtime.history?.open();
-    if (history) print(`\n${await fillHistory(runtime, history)}`);
+    if (history) {
+      print(
+        `\nSyncing the history store: the last ${DEMO_SYNC.historyDays} days and ${DEMO_SYNC.historyMonths} months…`,
+      );
+      print(await fillHistory(runtime, history));
+    }
     for (const [question, name, args] of QUESTIONS) {
       print(`\n> ${question}\n  ${name} ${JSON.stringify(args)}`);
       const result = await client.callTool({ name, arguments: args });

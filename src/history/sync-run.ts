@@ -4,7 +4,7 @@ import { runSync, type SyncOptions, type SyncResult } from './sync.js';
 import { SyncLock } from './sync-lock.js';
 
 /** The demo's days and months: what the tour asks about, synced in seconds, then answered from the store. */
-export const DEMO_SYNC = { historyDays: 8, historyMonths: 2, syncShare: 1 };
+export const DEMO_SYNC = { historyDays: 60, historyMonths: 2, syncShare: 1 };
 
 export interface SyncSettings {
   historyDays: number;
