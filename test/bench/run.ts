@@ -12,6 +12,7 @@ import { benchUpstream } from './upstream.bench.js';
 import { benchViews } from './views.bench.js';
 import { benchExport } from './export.bench.js';
 import { benchAnomalies } from './anomalies.bench.js';
+import { benchInactive } from './inactive.bench.js';
 
 type Print = (line: string) => void;
 
@@ -35,6 +36,8 @@ const benches: Array<[name: string, run: (print: Print) => Promise<void>, largeO
   ['adoption', benchAdoption, false],
   // Issue 24: find_anomalies from the store at 10,000 people (BENCH_ANOMALY_SIZES=10000,50000 adds 50,000).
   ['anomalies', benchAnomalies, false],
+  // Issue 24: find_inactive_people from the store (BENCH_INACTIVE_SIZES=10000,50000 adds 50,000).
+  ['inactive people', benchInactive, false],
 ];
 // `--only NAME` (repeatable, or BENCH_ONLY=a,b) runs only the benches whose name contains one of them.
 const only = [

@@ -121,7 +121,7 @@ describe('a page that fails its schema is not stored, and fetched again next tim
 
   it('a live answer with a bad page fails the call and keeps nothing (passive fill)', async () => {
     seen = 0;
-    corrupt = 3;
+    corrupt = 2;
     const client = clientFor(sim, { baseUrl: proxyUrl });
     const history = (await attachHistory(
       client,
