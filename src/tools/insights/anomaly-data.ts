@@ -10,6 +10,9 @@ import { listAll } from '../shared/listing.js';
 import type { ToolContext } from '../types.js';
 import { BASELINE_DAYS, scaleOf, unitsAt, type Daily } from './anomaly-rules.js';
 
+/** Days listed at once: the peak memory of a read is a slice's rows, not the whole window's. */
+const SLICE = 10;
+
 /** What reading the series takes: a tool's context, or the sync's. */
 export type ReadContext = Pick<ToolContext, 'client' | 'config' | 'signal' | 'progress'>;
 
@@ -57,25 +60,31 @@ export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean
     return d;
   };
   const day = 'COST_ANALYTICS_TIME_GRANULARITY_DAY' as const;
-  // One listing at a time, each folded into its series before the next is read: at 10,000 people a listing
-  // of 60 days is hundreds of megabytes, and reading them side by side gains nothing on one thread.
-  const credits = await listAll(ctx, creditUsageByUser, { days, by_date: true });
+  // A listing at a time, SLICE days at a time, each folded into its series before the next is read: at 10,000
+  // people 60 days of a listing are gigabytes on their way through, and side by side gains nothing on one thread.
+  const slices: DayRange[] = [];
+  for (let start = days.start; start <= days.end; start += SLICE)
+    slices.push({ start, end: Math.min(days.end, start + SLICE - 1) });
   const out: Series = {
     identities: new Map(),
     credits: new Map(),
     orgCredits: new Map(),
     activeUsers: new Map(),
-    freshness: [credits.freshness],
+    freshness: [],
   };
-  for (const r of credits.data) {
-    const key = identityKey(r);
-    const d = dayOf(r.date!);
-    out.identities.set(
-      key,
-      r.user_email !== undefined ? { user_email: r.user_email } : { service_account_name: r.service_account_name! },
-    );
-    add(out.credits, key, d, BigInt(r.credits_consumed));
-    out.orgCredits.set(d, (out.orgCredits.get(d) ?? 0n) + BigInt(r.credits_consumed));
+  for (const slice of slices) {
+    const credits = await listAll(ctx, creditUsageByUser, { days: slice, by_date: true });
+    out.freshness.push(credits.freshness);
+    for (const r of credits.data) {
+      const key = identityKey(r);
+      const d = dayOf(r.date!);
+      out.identities.set(
+        key,
+        r.user_email !== undefined ? { user_email: r.user_email } : { service_account_name: r.service_account_name! },
+      );
+      add(out.credits, key, d, BigInt(r.credits_consumed));
+      out.orgCredits.set(d, (out.orgCredits.get(d) ?? 0n) + BigInt(r.credits_consumed));
+    }
   }
   const active = await listAll(ctx, dauCount, { days });
   out.freshness.push(active.freshness);
@@ -83,15 +92,19 @@ export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean
   if (!cost) return out;
   // Billed USD of each listing at its own scale, then all at the largest.
   const billedBy = async (keys: GroupByKey[], keyOf: (p: CostPoint) => string | undefined) => {
-    const answer = await listAll(ctx, costAnalytics, { days, group_by_keys: keys, granularity: day });
-    out.freshness.push(answer.freshness);
-    const scale = answer.data.reduce((n, p) => Math.max(n, scaleOf(p.cost_metrics.billed_amount_usd)), 0);
-    const series = new Map<string, Daily>();
-    for (const p of answer.data) {
-      const key = keyOf(p);
-      if (key !== undefined) add(series, key, dayOf(p.start_date), unitsAt(p.cost_metrics.billed_amount_usd, scale));
+    const parts: Array<{ scale: number; series: Map<string, Daily> }> = [];
+    for (const slice of slices) {
+      const answer = await listAll(ctx, costAnalytics, { days: slice, group_by_keys: keys, granularity: day });
+      out.freshness.push(answer.freshness);
+      const scale = answer.data.reduce((n, p) => Math.max(n, scaleOf(p.cost_metrics.billed_amount_usd)), 0);
+      const series = new Map<string, Daily>();
+      for (const p of answer.data) {
+        const key = keyOf(p);
+        if (key !== undefined) add(series, key, dayOf(p.start_date), unitsAt(p.cost_metrics.billed_amount_usd, scale));
+      }
+      parts.push({ scale, series });
     }
-    return { scale, series };
+    return parts;
   };
   const byUser = await billedBy(['COST_ANALYTICS_GROUP_BY_USER'], (p) => {
     const u = p.group_by_values.user_info;
@@ -112,11 +125,15 @@ export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean
     ['COST_ANALYTICS_GROUP_BY_RESOURCE'],
     (p) => p.group_by_values.resource_display_name ?? '?',
   );
-  const scale = Math.max(byUser.scale, total.scale, byResource.scale);
-  const at = ({ scale: from, series }: { scale: number; series: Map<string, Daily> }) => {
-    const k = 10n ** BigInt(scale - from);
-    if (k !== 1n) for (const daily of series.values()) for (const [d, v] of daily) daily.set(d, v * k);
-    return series;
+  const scale = Math.max(...[...byUser, ...total, ...byResource].map((p) => p.scale));
+  // The slices (days apart) merged into one series, each at the largest scale.
+  const at = (parts: Array<{ scale: number; series: Map<string, Daily> }>) => {
+    const merged = new Map<string, Daily>();
+    for (const { scale: from, series } of parts) {
+      const k = 10n ** BigInt(scale - from);
+      for (const [key, daily] of series) for (const [d, v] of daily) add(merged, key, d, v * k);
+    }
+    return merged;
   };
   out.cost = {
     scale,
