@@ -1,6 +1,7 @@
 import type { DayRange } from '../../domain/dates.js';
 import type { Freshness } from '../../domain/freshness.js';
 import { parseIsoDay } from '../../util/utc-date.js';
+import type { GroupByKey } from '../../contract/enums.js';
 import { costAnalytics, type CostPoint } from '../../upstream/endpoints/cost-analytics.js';
 import { creditUsageByUser } from '../../upstream/endpoints/credit-usage-by-user.js';
 import { dauCount } from '../../upstream/endpoints/dau-count.js';
@@ -8,6 +9,9 @@ import { identityKey, type IdentityRef } from '../../upstream/listing/merge.js';
 import { listAll } from '../shared/listing.js';
 import type { ToolContext } from '../types.js';
 import { BASELINE_DAYS, scaleOf, unitsAt, type Daily } from './anomaly-rules.js';
+
+/** Days listed at once: the peak memory of a read is a slice's rows, not the whole window's. */
+const SLICE = 10;
 
 /** What reading the series takes: a tool's context, or the sync's. */
 export type ReadContext = Pick<ToolContext, 'client' | 'config' | 'signal' | 'progress'>;
@@ -56,55 +60,86 @@ export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean
     return d;
   };
   const day = 'COST_ANALYTICS_TIME_GRANULARITY_DAY' as const;
-  const [credits, active, byUser, total, byResource] = await Promise.all([
-    listAll(ctx, creditUsageByUser, { days, by_date: true }),
-    listAll(ctx, dauCount, { days }),
-    cost
-      ? listAll(ctx, costAnalytics, { days, group_by_keys: ['COST_ANALYTICS_GROUP_BY_USER'], granularity: day })
-      : null,
-    cost ? listAll(ctx, costAnalytics, { days, granularity: day }) : null,
-    cost
-      ? listAll(ctx, costAnalytics, { days, group_by_keys: ['COST_ANALYTICS_GROUP_BY_RESOURCE'], granularity: day })
-      : null,
-  ]);
+  // A listing at a time, SLICE days at a time, each folded into its series before the next is read: at 10,000
+  // people 60 days of a listing are gigabytes on their way through, and side by side gains nothing on one thread.
+  const slices: DayRange[] = [];
+  for (let start = days.start; start <= days.end; start += SLICE)
+    slices.push({ start, end: Math.min(days.end, start + SLICE - 1) });
   const out: Series = {
     identities: new Map(),
     credits: new Map(),
     orgCredits: new Map(),
     activeUsers: new Map(),
-    freshness: [credits.freshness, active.freshness],
+    freshness: [],
   };
-  for (const r of credits.data) {
-    const key = identityKey(r);
-    const d = dayOf(r.date!);
-    out.identities.set(
-      key,
-      r.user_email !== undefined ? { user_email: r.user_email } : { service_account_name: r.service_account_name! },
-    );
-    add(out.credits, key, d, BigInt(r.credits_consumed));
-    out.orgCredits.set(d, (out.orgCredits.get(d) ?? 0n) + BigInt(r.credits_consumed));
-  }
-  for (const r of active.data) out.activeUsers.set(dayOf(r.date), BigInt(r.user_count));
-  if (byUser && total && byResource) {
-    out.freshness.push(byUser.freshness, total.freshness, byResource.freshness);
-    const points = [...byUser.data, ...total.data, ...byResource.data];
-    const scale = points.reduce((s, p) => Math.max(s, scaleOf(p.cost_metrics.billed_amount_usd)), 0);
-    const billed = (p: CostPoint) => unitsAt(p.cost_metrics.billed_amount_usd, scale);
-    const series = { scale, byIdentity: new Map<string, Daily>(), org: new Map() as Daily, byResource: new Map() };
-    for (const p of byUser.data) {
-      const u = p.group_by_values.user_info;
-      // Bots and deleted accounts have no identity to name: they count in the organization's cost only.
-      const who = u?.user_email !== undefined ? { user_email: u.user_email } : u?.service_account_name;
-      if (who === undefined) continue;
-      const ref = typeof who === 'string' ? { service_account_name: who } : who;
-      const key = identityKey(ref);
-      out.identities.set(key, ref);
-      add(series.byIdentity, key, dayOf(p.start_date), billed(p));
+  for (const slice of slices) {
+    const credits = await listAll(ctx, creditUsageByUser, { days: slice, by_date: true });
+    out.freshness.push(credits.freshness);
+    for (const r of credits.data) {
+      const key = identityKey(r);
+      const d = dayOf(r.date!);
+      out.identities.set(
+        key,
+        r.user_email !== undefined ? { user_email: r.user_email } : { service_account_name: r.service_account_name! },
+      );
+      add(out.credits, key, d, BigInt(r.credits_consumed));
+      out.orgCredits.set(d, (out.orgCredits.get(d) ?? 0n) + BigInt(r.credits_consumed));
     }
-    for (const p of total.data) series.org.set(dayOf(p.start_date), billed(p));
-    for (const p of byResource.data)
-      add(series.byResource, p.group_by_values.resource_display_name ?? '?', dayOf(p.start_date), billed(p));
-    out.cost = series;
   }
+  const active = await listAll(ctx, dauCount, { days });
+  out.freshness.push(active.freshness);
+  for (const r of active.data) out.activeUsers.set(dayOf(r.date), BigInt(r.user_count));
+  if (!cost) return out;
+  // Billed USD of each listing at its own scale, then all at the largest.
+  const billedBy = async (keys: GroupByKey[], keyOf: (p: CostPoint) => string | undefined) => {
+    const parts: Array<{ scale: number; series: Map<string, Daily> }> = [];
+    for (const slice of slices) {
+      const answer = await listAll(ctx, costAnalytics, { days: slice, group_by_keys: keys, granularity: day });
+      out.freshness.push(answer.freshness);
+      const scale = answer.data.reduce((n, p) => Math.max(n, scaleOf(p.cost_metrics.billed_amount_usd)), 0);
+      const series = new Map<string, Daily>();
+      for (const p of answer.data) {
+        const key = keyOf(p);
+        if (key !== undefined) add(series, key, dayOf(p.start_date), unitsAt(p.cost_metrics.billed_amount_usd, scale));
+      }
+      parts.push({ scale, series });
+    }
+    return parts;
+  };
+  const byUser = await billedBy(['COST_ANALYTICS_GROUP_BY_USER'], (p) => {
+    const u = p.group_by_values.user_info;
+    // Bots and deleted accounts have no identity to name: they count in the organization's cost only.
+    const ref =
+      u?.user_email !== undefined
+        ? { user_email: u.user_email }
+        : u?.service_account_name !== undefined
+          ? { service_account_name: u.service_account_name }
+          : undefined;
+    if (!ref) return undefined;
+    const key = identityKey(ref);
+    out.identities.set(key, ref);
+    return key;
+  });
+  const total = await billedBy([], () => 'organization');
+  const byResource = await billedBy(
+    ['COST_ANALYTICS_GROUP_BY_RESOURCE'],
+    (p) => p.group_by_values.resource_display_name ?? '?',
+  );
+  const scale = Math.max(...[...byUser, ...total, ...byResource].map((p) => p.scale));
+  // The slices (days apart) merged into one series, each at the largest scale.
+  const at = (parts: Array<{ scale: number; series: Map<string, Daily> }>) => {
+    const merged = new Map<string, Daily>();
+    for (const { scale: from, series } of parts) {
+      const k = 10n ** BigInt(scale - from);
+      for (const [key, daily] of series) for (const [d, v] of daily) add(merged, key, d, v * k);
+    }
+    return merged;
+  };
+  out.cost = {
+    scale,
+    byIdentity: at(byUser),
+    org: at(total).get('organization') ?? new Map(),
+    byResource: at(byResource),
+  };
   return out;
 }
