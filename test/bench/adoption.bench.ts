@@ -46,7 +46,7 @@ const quiet = createLogger(
 );
 
 /** An MCP client of a server on `upstream` (a client with the store attached), in process. */
-async function mcpOn(rig: HistoryRig, upstream: AnalyticsClient): Promise<Client> {
+export async function mcpOn(rig: HistoryRig, upstream: AnalyticsClient): Promise<Client> {
   const config = configSchema.parse({ token: rig.sim.token, baseUrl: rig.sim.url, logLevel: 'error' });
   const server = createServer({
     client: upstream,
@@ -78,7 +78,7 @@ async function timed(rig: HistoryRig, client: Client, granularity: string) {
   };
 }
 
-const figures = (ms: number[]) =>
+export const figures = (ms: number[]) =>
   `p50 ${quantile(ms, 0.5).toFixed(0).padStart(5)} ms  p99 ${quantile(ms, 0.99).toFixed(0).padStart(5)} ms`;
 
 /**
@@ -129,12 +129,16 @@ async function benchSize(print: Print, users: number, repeat: number): Promise<v
   }
 }
 
+/** The organization sizes a bench runs at: its own variable, else BENCH_HISTORY_SIZES, else 10,000. */
+export const benchSizes = (variable: string): number[] =>
+  (process.env[variable] ?? process.env.BENCH_HISTORY_SIZES ?? '10000').split(',').map(Number);
+
 /**
  * Issue 24's figures for get_adoption: p50 and p99 from the store (SQLite), at 10,000 people by default;
  * `BENCH_ADOPTION_SIZES=10000,50000` (or BENCH_HISTORY_SIZES) adds 50,000.
  */
 export async function benchAdoption(print: Print): Promise<void> {
-  const sizes = (process.env.BENCH_ADOPTION_SIZES ?? process.env.BENCH_HISTORY_SIZES ?? '10000').split(',').map(Number);
+  const sizes = benchSizes('BENCH_ADOPTION_SIZES');
   const repeat = Number(process.env.BENCH_ADOPTION_REPEAT ?? 10);
   print('get_adoption from the history store (SQLite), in process, through the protocol:');
   for (const users of sizes) await benchSize(print, users, repeat);

@@ -1,12 +1,7 @@
 import { performance } from 'node:perf_hooks';
-import { Client } from '@modelcontextprotocol/client';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { configSchema } from '../../src/config/config.js';
 import { DATASETS } from '../../src/history/datasets.js';
 import { syncOnce } from '../../src/history/sync-run.js';
-import { createLogger } from '../../src/logger.js';
-import { createServer } from '../../src/mcp/server.js';
-import { Pseudonymizer } from '../../src/privacy/pii.js';
+import { benchSizes, figures, mcpOn } from './adoption.bench.js';
 import { historyRig, type HistoryRig } from './history/history-fixture.js';
 import { quantile } from './history/history-queries.js';
 import { replicate } from './history/history-replicate.js';
@@ -17,12 +12,6 @@ const DAYS = 90;
 /** One identity in this many stops in the last RECENT days of the copied history. */
 const STOPS = 20;
 const RECENT = 45;
-
-const quiet = createLogger(
-  'error',
-  (t) => t,
-  () => {},
-);
 
 const idOf = (r: Row): string | undefined =>
   r.user_email ?? r.service_account_name ?? r.group_by_values?.user_info?.user_email;
@@ -57,25 +46,6 @@ async function fill(rig: HistoryRig): Promise<{ blocks: number; thinned: number 
   return { blocks, thinned };
 }
 
-async function mcpOn(rig: HistoryRig): Promise<Client> {
-  const config = configSchema.parse({ token: rig.sim.token, baseUrl: rig.sim.url, logLevel: 'error' });
-  const server = createServer({
-    client: rig.client,
-    config,
-    log: quiet,
-    pii: new Pseudonymizer('full', 'b'),
-    audit: () => {},
-  });
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(a);
-  const client = new Client({ name: 'bench', version: '1' });
-  await client.connect(b);
-  return client;
-}
-
-const figures = (ms: number[]) =>
-  `p50 ${quantile(ms, 0.5).toFixed(0).padStart(5)} ms  p99 ${quantile(ms, 0.99).toFixed(0).padStart(5)} ms`;
-
 async function benchSize(print: Print, users: number, repeat: number): Promise<void> {
   const rig = await historyRig({ users, rateLimit: false });
   try {
@@ -85,7 +55,7 @@ async function benchSize(print: Print, users: number, repeat: number): Promise<v
       `  ${users.toLocaleString('en-US')} people: 7 days synced, ${blocks} blocks copied to ${DAYS} days, 1 in ${STOPS} ` +
         `identities taken out of the last ${RECENT} days (${thinned} blocks), in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
     );
-    const client = await mcpOn(rig);
+    const client = await mcpOn(rig, rig.client);
     for (const args of [{}, { inactive_days: 14, lookback_days: 60 }]) {
       const ms: number[] = [];
       let count = 0;
@@ -116,7 +86,7 @@ async function benchSize(print: Print, users: number, repeat: number): Promise<v
  * default; `BENCH_INACTIVE_SIZES=10000,50000` (or BENCH_HISTORY_SIZES) adds 50,000.
  */
 export async function benchInactive(print: Print): Promise<void> {
-  const sizes = (process.env.BENCH_INACTIVE_SIZES ?? process.env.BENCH_HISTORY_SIZES ?? '10000').split(',').map(Number);
+  const sizes = benchSizes('BENCH_INACTIVE_SIZES');
   const repeat = Number(process.env.BENCH_INACTIVE_REPEAT ?? 10);
   print('find_inactive_people from the history store (SQLite), in process, through the protocol:');
   for (const users of sizes) await benchSize(print, users, repeat);

@@ -1,6 +1,6 @@
 import * as Plot from '@observablehq/plot';
 import type { BudgetRow } from './budget-model.js';
-import { figure, legendOf, marginFor } from './plots.js';
+import { barFrame, figure, legendOf } from './plots.js';
 
 const SHOWN = 20;
 const STATUS = { ok: 'var(--ok)', at_risk: 'var(--warn)', over: 'var(--danger)' } as Record<string, string>;
@@ -19,15 +19,10 @@ export function budgetChart(rows: BudgetRow[], width: number): HTMLElement | und
   const statuses = [...new Set(data.map((d) => d.status))];
   const labels = data.map((d) => d.user);
   const plot = Plot.plot({
-    width,
-    height: data.length * 24 + 36,
-    marginTop: 30,
-    marginBottom: 6,
-    marginLeft: marginFor(labels, width),
-    marginRight: marginFor(
+    ...barFrame(
+      labels,
       data.map((d) => d.shown),
       width,
-      20,
     ),
     x: {
       grid: true,

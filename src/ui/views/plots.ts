@@ -22,6 +22,16 @@ export const marginFor = (labels: string[], width: number, least = 40) =>
   );
 
 /** Room for the value axis' tick labels (grouped thousands). */
+/** Horizontal bars, one row each: room for the labels on the left and the amounts written past the bars. */
+export const barFrame = (labels: string[], shown: string[], width: number) => ({
+  width,
+  height: labels.length * 24 + 36,
+  marginTop: 30,
+  marginBottom: 6,
+  marginLeft: marginFor(labels, width),
+  marginRight: marginFor(shown, width, 20),
+});
+
 export const valueMargin = (values: number[]) =>
   marginFor([Math.round(Math.max(0, ...values.map(Math.abs))).toLocaleString('en-US')], Infinity);
 
@@ -107,15 +117,10 @@ function ranking(chart: Chart, width: number): HTMLElement {
   const data = chart.marks.map((m, i) => ({ ...m, i }));
   const labels = data.map((d) => d.label);
   const plot = Plot.plot({
-    width,
-    height: data.length * 24 + 36,
-    marginTop: 30,
-    marginBottom: 6,
-    marginLeft: marginFor(labels, width),
-    marginRight: marginFor(
+    ...barFrame(
+      labels,
       data.map((d) => d.shown),
       width,
-      20,
     ),
     x: { grid: true, label: chart.measure ?? null, nice: true, axis: 'top' },
     y: { domain: data.map((d) => d.i), label: null, tickFormat: (i: number) => labels[i] ?? '', tickSize: 0 },
