@@ -73,6 +73,10 @@ describe('find_anomalies', () => {
     });
     expect(out.method).toMatch(/median of its previous 28 days/);
     expect(r.text).toContain(`${SPIKE.account} (sa)`);
+    // Compact for a model: the default answer is under a tenth of the daily credits alone that it judged.
+    const answer = await stored.call('find_anomalies', {});
+    const bytes = (v: unknown) => Buffer.byteLength(JSON.stringify(v));
+    expect(bytes(answer.structured)).toBeLessThan(bytes(rows) / 10);
   });
 
   it('finds the new model on the day it first appears, at the cost the upstream bills for it', async () => {
