@@ -138,3 +138,17 @@ export function validateOptions<S extends z.ZodType>(schema: S, read: ReadOption
   const heading = issues.some((i) => i.path.length) ? 'Invalid configuration:\n' : '';
   throw new UsageError(`${heading}${lines.join('\n')}\n${helpPointer(command)}`);
 }
+
+/**
+ * A one-shot command's stop: Ctrl-C or a kill (SIGINT, SIGTERM) aborts `signal`, so that the command stops
+ * between steps and cleans up; `release` stops listening (the signals' default returns).
+ */
+export function stopSignal(): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const interrupt = (name: NodeJS.Signals) => controller.abort(new Error(`interrupted by ${name}`));
+  process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
+  return {
+    signal: controller.signal,
+    release: () => void process.off('SIGINT', interrupt).off('SIGTERM', interrupt),
+  };
+}

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { EXIT_FAILURE, UsageError, helpPointer } from '../config/cli-options.js';
+import { EXIT_FAILURE, UsageError, helpPointer, stopSignal } from '../config/cli-options.js';
 import { loadConfig } from '../config/config.js';
 import { secretScrubber } from '../logger.js';
 import { createRuntime } from '../runtime.js';
@@ -29,7 +29,6 @@ Server options: see org-analytics-mcp --help.
 `;
 
 const COMMAND = 'org-analytics-mcp export';
-const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
 /** `org-analytics-mcp export`: the stored days of one dataset as CSV or Parquet; the exit code. */
 export async function runExportCommand(
@@ -56,9 +55,7 @@ export async function runExportCommand(
   const say = (line: string) => io.say(`${COMMAND}: ${runtime.pii.text(scrub(line))}`);
   const masks = { email: (e: string) => runtime.pii.email(e), text: (t: string) => runtime.pii.text(t) };
   // Ctrl-C (or a kill) stops the export between rows, so that FILE is not left half written.
-  const interrupted = new AbortController();
-  const stop = () => interrupted.abort();
-  if (!io.signal) for (const name of STOP_SIGNALS) process.once(name, stop);
+  const stop = io.signal ? undefined : stopSignal();
   try {
     const store = (await runtime.history?.open())?.source.store;
     if (!store) {
@@ -70,10 +67,10 @@ export async function runExportCommand(
       masks,
       say,
       open: () => openOut(args, io.stdout),
-      signal: io.signal ?? interrupted.signal,
+      signal: io.signal ?? stop?.signal,
     });
   } finally {
-    for (const name of STOP_SIGNALS) process.off(name, stop);
+    stop?.release();
     await runtime.close();
   }
 }

@@ -3,7 +3,7 @@ import { secretScrubber } from '../logger.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import type { RuntimeHistory } from './runtime-history.js';
 import { duration } from '../format/text.js';
-import { EXIT_FAILURE, UsageError, helpPointer } from '../config/cli-options.js';
+import { EXIT_FAILURE, UsageError, helpPointer, stopSignal } from '../config/cli-options.js';
 import { resolveCacheDir } from '../upstream/cache/cache-dir.js';
 import { DEMO_SYNC, syncOnce } from './sync-run.js';
 import { publishAnomalies } from '../warm/anomaly-feed.js';
@@ -49,9 +49,7 @@ export async function runSyncCommand(
   const runtime = await createRuntime(config);
   const scrub = secretScrubber(runtime.secrets);
   const say = (line: string) => write(`org-analytics-mcp sync: ${runtime.pii.text(scrub(line))}`);
-  const controller = new AbortController();
-  const interrupt = (signal: NodeJS.Signals) => controller.abort(new Error(`interrupted by ${signal}`));
-  process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
+  const stop = stopSignal();
   try {
     const history = await runtime.history?.open();
     if (!history) {
@@ -60,9 +58,9 @@ export async function runSyncCommand(
       );
       return EXIT_FAILURE;
     }
-    return await syncCommandBody(runtime, history, controller.signal, say);
+    return await syncCommandBody(runtime, history, stop.signal, say);
   } finally {
-    process.off('SIGINT', interrupt).off('SIGTERM', interrupt);
+    stop.release();
     await runtime.close();
   }
 }

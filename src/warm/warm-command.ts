@@ -1,4 +1,4 @@
-import { UsageError, helpPointer } from '../config/cli-options.js';
+import { UsageError, helpPointer, stopSignal } from '../config/cli-options.js';
 import { loadConfig } from '../config/config.js';
 import { secretScrubber } from '../logger.js';
 import { createRuntime } from '../runtime.js';
@@ -59,19 +59,17 @@ export async function runWarmCommand(
   const runtime = await createRuntime(loadConfig(rest, env));
   const scrub = secretScrubber(runtime.secrets);
   const say = (line: string) => write(`${COMMAND}: ${runtime.pii.text(scrub(line))}`);
-  const controller = new AbortController();
-  const interrupt = (signal: NodeJS.Signals) => controller.abort(new Error(`interrupted by ${signal}`));
-  process.once('SIGINT', interrupt).once('SIGTERM', interrupt);
+  const stop = stopSignal();
   const started = Date.now();
   try {
     // With a history store, warming is syncing: every later question over stored days answers at once.
     const history = await runtime.history?.open();
     if (history) {
       say('a history store is configured: warming is the sync (see org-analytics-mcp sync --help)');
-      return await syncCommandBody(runtime, history, controller.signal, say);
+      return await syncCommandBody(runtime, history, stop.signal, say);
     }
     say(`fetching ${items.length} ${plural(items.length, 'answer')}: ${items.map((i) => i.name).join(', ')}`);
-    const outcome = await warmUp(runtime, items, { signal: controller.signal, onItem: (r) => say(itemLine(r)) });
+    const outcome = await warmUp(runtime, items, { signal: stop.signal, onItem: (r) => say(itemLine(r)) });
     if (!outcome.ran) {
       say(outcome.reason);
       return 0;
@@ -85,7 +83,7 @@ export async function runWarmCommand(
     say(`done in ${took}`);
     return 0;
   } finally {
-    process.off('SIGINT', interrupt).off('SIGTERM', interrupt);
+    stop.release();
     await runtime.close();
   }
 }
