@@ -1,12 +1,20 @@
 import type { DayRange } from '../domain/dates.js';
 import { nextDailyRefresh } from '../domain/freshness.js';
 import type { Days } from '../domain/published-days.js';
-import type { HistoryPort, HistoryRequest as Request, StoredPart } from '../upstream/history-port.js';
-import { datasetsOfRequest, type Dataset } from './datasets.js';
+import type {
+  Digest,
+  DigestName,
+  DigestPort,
+  HistoryPort,
+  HistoryRequest as Request,
+  StoredPart,
+} from '../upstream/history-port.js';
+import { datasetById, datasetsOfRequest, type Dataset } from './datasets.js';
 import type { HistoryStore, NewBlock } from './history-store.js';
 import { blockExpiry, isWholeMonth, lastStorableDay } from './store-rules.js';
 import { sourcesOf, type Source } from './serving.js';
 import { hasRollups, rollupSums } from './cost-rollups.js';
+import { digestId, digestSources, readDigest } from './digests.js';
 
 type Row = Record<string, unknown>;
 
@@ -37,18 +45,18 @@ export class HistorySource implements HistoryPort {
     private readonly options: SourceOptions,
   ) {}
 
-  async cover(request: Request): Promise<{ parts: StoredPart[]; missing: DayRange[] } | null> {
+  async cover(request: Request, daysOnly = false): Promise<{ parts: StoredPart[]; missing: DayRange[] } | null> {
     const sources = sourcesOf(request.op.name, request.params);
     if (!sources) return null;
     try {
-      return await this.read(request, sources);
+      return await this.read(request, sources, daysOnly);
     } catch (error) {
       this.fail(error as Error);
       return null;
     }
   }
 
-  private async read(request: Request, sources: Source[]) {
+  private async read(request: Request, sources: Source[], daysOnly: boolean) {
     const { start, end } = request.days;
     const now = this.options.now();
     const chosen: Array<{ source: Source; start: number; end: number; fetched_at: string; expires_at: number | null }> =
@@ -68,10 +76,10 @@ export class HistorySource implements HistoryPort {
     const daily = nextDailyRefresh(now, this.options.days().refreshHour);
     const parts: StoredPart[] = [];
     for (const c of chosen) {
-      const rows = await this.store.rows(c.source.dataset.id, c.start, c.end);
+      const rows = daysOnly ? [] : await this.store.rows(c.source.dataset.id, c.start, c.end);
       parts.push({
         days: { start: c.start, end: c.end },
-        items: c.source.project(rows),
+        items: daysOnly ? [] : c.source.project(rows),
         freshness: {
           fetched_at: c.fetched_at,
           from_cache: false,
@@ -82,6 +90,54 @@ export class HistorySource implements HistoryPort {
       });
     }
     return { parts, missing };
+  }
+
+  readonly digest: DigestPort = {
+    digests: async (name, days, byDay) => {
+      try {
+        return await this.readDigests(name, days, byDay);
+      } catch (error) {
+        this.fail(error as Error);
+        return null;
+      }
+    },
+    names: (ids) => this.store.people.namesOf(this.store.db, ids),
+  };
+
+  /** The digests of the fewest stored blocks that cover the days exactly, months first; null with a gap. */
+  private async readDigests(name: DigestName, { start, end }: DayRange, byDay = false): Promise<Digest[] | null> {
+    const now = this.options.now();
+    const chosen: Array<{
+      dataset: string;
+      start: number;
+      end: number;
+      fetched_at: string;
+      expires_at: number | null;
+    }> = [];
+    for (const dataset of digestSources(name).filter((id) => !byDay || datasetById(id).grain === 'day'))
+      for (const b of await this.store.blocks(digestId(dataset), start, end, now)) {
+        const inside = b.start >= start && b.end <= end;
+        if (inside && !chosen.some((c) => b.start <= c.end && b.end >= c.start)) chosen.push({ ...b, dataset });
+      }
+    chosen.sort((a, b) => a.start - b.start);
+    if (gaps(start, end, chosen).length > 0) return null;
+    const daily = nextDailyRefresh(now, this.options.days().refreshHour);
+    const out: Digest[] = [];
+    for (const c of chosen) {
+      const body = await readDigest(this.store.db, c.dataset, c.start, c.end);
+      if (!body) return null;
+      out.push({
+        days: { start: c.start, end: c.end },
+        ...body,
+        freshness: {
+          fetched_at: c.fetched_at,
+          from_cache: false,
+          source: 'history',
+          next_refresh_at: new Date(Math.min(daily, c.expires_at ?? daily)).toISOString(),
+        },
+      });
+    }
+    return out;
   }
 
   storedFrom(): number | undefined {

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { HistoryTables } from './store-tables.js';
 import type { Grain } from './datasets.js';
+import { PeopleIndex, digestSums, storeDigest, type DigestSums } from './digests.js';
+import { CHUNK, clear, insertBlock, insertRows, readParts, readRows, rowValues } from './store-rows.js';
 
 /** A stored block: a day or a calendar month of one dataset. */
 export interface Block {
@@ -21,77 +23,11 @@ export interface NewBlock extends Omit<Block, 'rows'> {
 
 type Row = Record<string, unknown>;
 
-/** Rows per INSERT: within SQLite's 32,766 and PostgreSQL's 65,535 bound parameters at 6 columns a row. */
-const CHUNK = 2000;
-
-function identityOf(row: Row): string | null {
-  if (typeof row.user_email === 'string') return `u:${row.user_email.toLowerCase()}`;
-  if (typeof row.service_account_name === 'string') return `s:${row.service_account_name}`;
-  const info = row.group_by_values && (row.group_by_values as Row).user_info;
-  if (info && typeof info === 'object') return identityOf(info as Row);
-  return null;
-}
-
 /** The prefix of the dataset name rows are staged under while their fetch runs. */
 const STAGING = 'staging:';
 
 type Db = Kysely<HistoryTables>;
 type Span = Pick<Block, 'dataset' | 'start' | 'end'>;
-
-const rowValues = (dataset: string, at: { start: number; end: number }, item: unknown, seq: number) => ({
-  dataset,
-  start_day: at.start,
-  end_day: at.end,
-  seq,
-  identity: identityOf(item as Row),
-  body: JSON.stringify(item),
-});
-
-async function readRows(db: Db, dataset: string, start: number, end: number): Promise<Row[]> {
-  const rows = await db
-    .selectFrom('history_rows')
-    .select('body')
-    .where('dataset', '=', dataset)
-    .where('start_day', '=', start)
-    .where('end_day', '=', end)
-    .orderBy('seq')
-    .execute();
-  // One parse of the whole block: many times faster than one per row at tens of thousands of rows.
-  return JSON.parse(`[${rows.map((r) => r.body).join(',')}]`) as Row[];
-}
-
-/** A block's rows and its listing gone, to be written again. */
-async function clear(db: Db, b: Span): Promise<void> {
-  for (const table of ['history_rows', 'history_blocks'] as const)
-    await db
-      .deleteFrom(table)
-      .where('dataset', '=', b.dataset)
-      .where('start_day', '=', b.start)
-      .where('end_day', '=', b.end)
-      .execute();
-}
-
-async function insertRows(db: Db, dataset: string, at: Span, items: readonly unknown[], seq: number) {
-  for (let i = 0; i < items.length; i += CHUNK) {
-    const values = items.slice(i, i + CHUNK).map((item, j) => rowValues(dataset, at, item, seq + i + j));
-    await db.insertInto('history_rows').values(values).execute();
-  }
-}
-
-async function insertBlock(db: Db, b: Omit<Block, 'rows'>, rows: number): Promise<void> {
-  await db
-    .insertInto('history_blocks')
-    .values({
-      dataset: b.dataset,
-      start_day: b.start,
-      end_day: b.end,
-      grain: b.grain,
-      rows,
-      fetched_at: b.fetched_at,
-      expires_at: b.expires_at,
-    })
-    .execute();
-}
 
 /** A lock the database holds for a session of its own: released when released, or when that session ends. */
 export interface SessionLock {
@@ -151,13 +87,24 @@ export class HistoryStore {
   /** Writes blocks whole, replacing any stored ones of the same days: all of them or none. */
   async put(blocks: readonly NewBlock[]): Promise<void> {
     if (blocks.length === 0) return;
+    const digests = blocks.map((b) => {
+      const sums = digestSums(b.dataset);
+      sums?.add(b.items as Row[]);
+      return sums;
+    });
+    let settle = () => {};
     await this.db.transaction().execute(async (tx) => {
-      for (const b of blocks) {
+      const numbered = await this.people.number(tx, digests);
+      settle = numbered.settle;
+      for (const [i, b] of blocks.entries()) {
         await clear(tx, b);
         await insertRows(tx, b.dataset, b, b.items, 0);
         await insertBlock(tx, b, b.items.length);
+        const digest = digests[i];
+        if (digest) await storeDigest(tx, b, digest, numbered.ids);
       }
     });
+    settle();
     this.saw(blocks);
   }
 
@@ -190,8 +137,27 @@ export class HistoryStore {
     derive?: () => { add(rows: Row[]): void; rows(): Array<{ id: string; rows: Row[] }> },
   ): Promise<void> {
     if (blocks.length === 0) return this.unstage(dataset);
+    // Rollups and digests summed from the staged rows first, read back a part at a time (a block of tens of
+    // thousands of rows is never in memory whole); then the blocks, all of them or none, in one transaction.
+    const derived: Array<{ rollups: Array<{ id: string; rows: Row[] }>; digest?: DigestSums }> = [];
+    for (const b of blocks) {
+      const sums = derive?.();
+      const digest = digestSums(b.dataset);
+      if (sums || digest)
+        await readParts(this.db, { ...b, dataset: STAGING + dataset }, (rows) => {
+          sums?.add(rows);
+          digest?.add(rows);
+        });
+      derived.push({ rollups: sums?.rows() ?? [], digest });
+    }
+    let settle = () => {};
     await this.db.transaction().execute(async (tx) => {
-      for (const b of blocks) {
+      const numbered = await this.people.number(
+        tx,
+        derived.map((d) => d.digest),
+      );
+      settle = numbered.settle;
+      for (const [i, b] of blocks.entries()) {
         await clear(tx, b);
         await tx
           .updateTable('history_rows')
@@ -201,25 +167,9 @@ export class HistoryStore {
           .where('end_day', '=', b.end)
           .execute();
         await insertBlock(tx, b, b.rows);
-        if (!derive) continue;
-        // Read back a part at a time: a block of tens of thousands of rows is never in memory whole.
-        const sums = derive();
-        for (let after = -1; ;) {
-          const part = await tx
-            .selectFrom('history_rows')
-            .select(['seq', 'body'])
-            .where('dataset', '=', b.dataset)
-            .where('start_day', '=', b.start)
-            .where('end_day', '=', b.end)
-            .where('seq', '>', after)
-            .orderBy('seq')
-            .limit(CHUNK)
-            .execute();
-          if (part.length === 0) break;
-          sums.add(JSON.parse(`[${part.map((r) => r.body).join(',')}]`) as Row[]);
-          after = Number(part.at(-1)!.seq);
-        }
-        for (const d of sums.rows()) {
+        const { rollups, digest } = derived[i]!;
+        if (digest) await storeDigest(tx, b, digest, numbered.ids);
+        for (const d of rollups) {
           const at = { ...b, dataset: d.id };
           await clear(tx, at);
           await insertRows(tx, d.id, at, d.rows, 0);
@@ -231,8 +181,12 @@ export class HistoryStore {
         .where('dataset', '=', STAGING + dataset)
         .execute();
     });
+    settle();
     this.saw(blocks);
   }
+
+  /** The store's numbering of identities, for digests. */
+  readonly people = new PeopleIndex();
 
   private saw(blocks: ReadonlyArray<{ start: number }>): void {
     const first = Math.min(...blocks.map((b) => b.start));

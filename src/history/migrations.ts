@@ -3,9 +3,10 @@ import type { HistoryTables } from './store-tables.js';
 import { HistoryUnusable } from './history-errors.js';
 
 type Db = Kysely<HistoryTables>;
+type Engine = 'sqlite' | 'postgres';
 
 /** Each migration once, in order; the store's version is the number of migrations applied. */
-const MIGRATIONS: Array<(db: Db) => Promise<void>> = [
+const MIGRATIONS: Array<(db: Db, engine: Engine) => Promise<void>> = [
   async (db) => {
     await db.schema
       .createTable('history_blocks')
@@ -46,6 +47,16 @@ const MIGRATIONS: Array<(db: Db) => Promise<void>> = [
       .addColumn('beat_at', 'bigint', (c) => c.notNull())
       .execute();
   },
+  // The numbering of identities the digests list people by (see digests.ts).
+  async (db, engine) => {
+    await db.schema
+      .createTable('history_people')
+      .ifNotExists()
+      .addColumn('id', engine === 'postgres' ? 'serial' : 'integer', (c) => c.primaryKey())
+      .addColumn('identity', 'text', (c) => c.notNull().unique())
+      .addColumn('name', 'text', (c) => c.notNull())
+      .execute();
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -54,7 +65,7 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
  * Brings the store to this version's schema, in one transaction that one opener at a time runs: two servers
  * starting at once on a new store both find it migrated once. A store written by a newer version is left alone.
  */
-export async function migrate(db: Db, engine: 'sqlite' | 'postgres'): Promise<void> {
+export async function migrate(db: Db, engine: Engine): Promise<void> {
   await db.connection().execute(async (conn) => {
     // SQLite: take the write lock first, so that a second opener waits instead of failing its upgrade.
     await sql.raw(engine === 'sqlite' ? 'BEGIN IMMEDIATE' : 'BEGIN').execute(conn);
@@ -63,7 +74,7 @@ export async function migrate(db: Db, engine: 'sqlite' | 'postgres'): Promise<vo
         await sql
           .raw(`SELECT pg_advisory_xact_lock(hashtext('org-analytics-mcp migrate ' || current_schema()))`)
           .execute(conn);
-      await upgrade(conn);
+      await upgrade(conn, engine);
       await sql.raw('COMMIT').execute(conn);
     } catch (error) {
       await sql
@@ -75,7 +86,7 @@ export async function migrate(db: Db, engine: 'sqlite' | 'postgres'): Promise<vo
   });
 }
 
-async function upgrade(db: Db): Promise<void> {
+async function upgrade(db: Db, engine: Engine): Promise<void> {
   await db.schema
     .createTable('history_meta')
     .ifNotExists()
@@ -93,7 +104,7 @@ async function upgrade(db: Db): Promise<void> {
       `the history store has schema version ${row?.value}, newer than this version of org-analytics-mcp knows (${SCHEMA_VERSION}); upgrade org-analytics-mcp, or point --history at another store`,
     );
   if (version === SCHEMA_VERSION) return;
-  for (let v = version; v < SCHEMA_VERSION; v++) await MIGRATIONS[v]!(db);
+  for (let v = version; v < SCHEMA_VERSION; v++) await MIGRATIONS[v]!(db, engine);
   await db
     .insertInto('history_meta')
     .values({ key: 'schema_version', value: String(SCHEMA_VERSION) })

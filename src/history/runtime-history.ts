@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { DayRange } from '../domain/dates.js';
 import type { Logger } from '../logger.js';
 import type { AnalyticsClient } from '../upstream/client.js';
-import type { HistoryPort, HistoryRequest } from '../upstream/history-port.js';
+import type { DigestPort, HistoryPort, HistoryRequest } from '../upstream/history-port.js';
 import { HistorySource } from './history-source.js';
 import { historyTarget, openHistory, type HistoryTarget } from './open-history.js';
 
@@ -38,9 +38,14 @@ class OpeningPort implements HistoryPort {
     await this.open();
   }
 
-  async cover(request: HistoryRequest) {
-    return (await this.open())?.source.cover(request) ?? null;
+  async cover(request: HistoryRequest, daysOnly?: boolean) {
+    return (await this.open())?.source.cover(request, daysOnly) ?? null;
   }
+
+  readonly digest: DigestPort = {
+    digests: async (name, days, byDay) => (await this.open())?.source.digest.digests(name, days, byDay) ?? null,
+    names: async (ids) => (await this.open())?.source.digest.names(ids) ?? new Map(),
+  };
 
   storedFrom(): number | undefined {
     void this.open();

@@ -33,6 +33,8 @@ export interface HistoryTables {
     identity: string | null;
     body: string;
   };
+  /** Identities numbered once per store (`u:<email lowercased>` or `s:<name>`), with the name as first written. */
+  history_people: { id: ColumnType<number, number | undefined, never>; identity: string; name: string };
   /** One row per store: who syncs now (a syncer takes it over when the holder is gone). */
   history_lock: { name: string; holder: string; host: string; pid: number; beat_at: number };
 }

@@ -27,7 +27,8 @@ import type { SharedRedis } from './limits/redis-connection.js';
 import { RedisStore } from './cache/redis-store.js';
 import { DEFAULT_RETRY, type RetryConfig } from './transport/retry.js';
 import type { AnswerStore } from './cache/stored-answer.js';
-import type { HistoryPort } from './history-port.js';
+import type { DayRange } from '../domain/dates.js';
+import type { Digest, DigestName, HistoryPort } from './history-port.js';
 import { VERSION } from '../version.js';
 
 export type { Answer, ListingRequest, ListOptions, PageArgs } from './requests.js';
@@ -182,8 +183,18 @@ export class AnalyticsClient {
 
   /** Whether the history store holds every day of a listing's request, so that listing it sends nothing. */
   async stored<E extends AnyListing>(listing: E, args: ListArgs<E>): Promise<boolean> {
-    const covered = await this.upstream.history?.cover(this.resolve(listing, args));
+    const covered = await this.upstream.history?.cover(this.resolve(listing, args), true);
     return covered !== null && covered !== undefined && covered.missing.length === 0;
+  }
+
+  /** The history store's digests that cover the days exactly, or null (no store, or a day it lacks). */
+  async digests(name: DigestName, days: DayRange, byDay = false): Promise<Digest[] | null> {
+    return (await this.upstream.history?.digest?.digests(name, days, byDay)) ?? null;
+  }
+
+  /** The names behind the numbers of digests: `u:<email>` or `s:<service account>`. */
+  async digestNames(ids: Iterable<number>): Promise<Map<number, string>> {
+    return (await this.upstream.history?.digest?.names(ids)) ?? new Map();
   }
 
   /** Resolves once the history store (if any) is open: it opens on first use, not when the server starts. */

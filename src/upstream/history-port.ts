@@ -14,12 +14,46 @@ export type HistoryRequest = UpstreamRequest<RequestTarget & { name: string }> &
 
 /** What a history store gives the client: the part of a request it holds, and what it keeps of live answers. */
 export interface HistoryPort {
-  /** The stored parts of the request's days and the days it lacks; null when it holds none of them. */
-  cover(request: HistoryRequest): Promise<{ parts: StoredPart[]; missing: DayRange[] } | null>;
+  /**
+   * The stored parts of the request's days and the days it lacks; null when it holds none of them. With
+   * `daysOnly`, the parts come without their rows (which days are held, read from the block list alone).
+   */
+  cover(request: HistoryRequest, daysOnly?: boolean): Promise<{ parts: StoredPart[]; missing: DayRange[] } | null>;
   /** The earliest day stored (any dataset), or undefined: questions may reach back to it. */
   storedFrom(): number | undefined;
   /** A complete live answer of one window, as it passes: kept when it is what the store holds per day or month. */
   keep(request: HistoryRequest, window: DayRange, items: unknown[], fetchedAt: string): void;
   /** Resolves once the store is open (it opens on first use), so that `storedFrom` knows its earliest day. */
   ready?(): Promise<void>;
+  /** The store's digests, when it keeps them. */
+  digest?: DigestPort;
+}
+
+/**
+ * What the insights tools read of stored blocks, summed per identity when stored: people active (`active`, with
+ * their active days), on the daily active lists (`dau`), credits (`credits`), and billed USD (`billed`).
+ */
+export type DigestName = 'active' | 'dau' | 'credits' | 'billed';
+
+/** One stored block's digest: identities by the store's numbers, ascending, and their exact values. */
+export interface Digest {
+  days: DayRange;
+  ids: number[];
+  /** Integers (units at `scale` decimals for billed USD); a string where beyond 2^53. */
+  v: Array<number | string>;
+  scale: number;
+  /** The sum of rows without an identity (bots, deleted accounts). */
+  rest: number | string;
+  freshness: Freshness;
+}
+
+/** The digests of stored days, and the names behind their numbers. */
+export interface DigestPort {
+  /**
+   * The digests that cover the days exactly (months first, then days; days only with `byDay`); null when the
+   * store lacks any day.
+   */
+  digests(name: DigestName, days: DayRange, byDay?: boolean): Promise<Digest[] | null>;
+  /** `u:<email>` or `s:<service account>`, as first written, by number. */
+  names(ids: Iterable<number>): Promise<Map<number, string>>;
 }

@@ -68,6 +68,7 @@ describe('the history store on PostgreSQL (simulator over HTTP, a schema per tes
         'history_blocks',
         'history_lock',
         'history_meta',
+        'history_people',
         'history_rows',
       ]);
       const [blocks] = await sql<{ n: string }>(

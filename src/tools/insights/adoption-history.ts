@@ -1,5 +1,6 @@
 import type { DayRange } from '../../domain/dates.js';
-import type { Freshness } from '../../domain/freshness.js';
+import { combineFreshness, type Freshness } from '../../domain/freshness.js';
+import type { Digest } from '../../upstream/history-port.js';
 import { dau } from '../../upstream/endpoints/dau.js';
 import { userActivity } from '../../upstream/endpoints/user-activity.js';
 import { listAll } from '../shared/listing.js';
@@ -36,13 +37,15 @@ async function read(
   lastDay: number,
   list: () => Promise<{ data: ReadonlyArray<{ user_email?: string }>; freshness: Freshness }>,
   freshness: Freshness[],
+  stored?: Held,
 ): Promise<Bits> {
   const memo = memoOf(ctx);
   let held = memo.sets.get(key);
   if (!held) {
-    const answer = await list();
-    held = { bits: memo.people.bitsOf(answer.data), freshness: answer.freshness };
-    if (answer.freshness.source === 'history' && lastDay <= ctx.client.days().published - 2) {
+    const answer = stored ? undefined : await list();
+    held = stored ?? { bits: memo.people.bitsOf(answer!.data), freshness: answer!.freshness };
+    const source = stored ? 'history' : answer!.freshness.source;
+    if (source === 'history' && lastDay <= ctx.client.days().published - 2) {
       if (memo.sets.size >= KEPT) memo.sets.clear();
       // Kept without its next refresh: final days are not fetched again, and the time would pass.
       memo.sets.set(key, { ...held, freshness: { ...held.freshness, next_refresh_at: null } });
@@ -52,9 +55,41 @@ async function read(
   return held.bits;
 }
 
-/** The people active in `days`: one range query of user activity (a stored month is one block). */
-export function activeInRange(ctx: ToolContext, days: DayRange, freshness: Freshness[]): Promise<Bits> {
-  return read(ctx, `range:${days.start}:${days.end}`, days.end, () => listAll(ctx, userActivity, { days }), freshness);
+/** Digests as sets of people, one set per list of digests: store numbers not known yet are named first. */
+async function digestBits(ctx: ToolContext, sets: ReadonlyArray<readonly Digest[]>): Promise<Bits[]> {
+  const { people } = memoOf(ctx);
+  const unknown = new Set<number>();
+  for (const set of sets) for (const d of set) for (const id of people.unknown(d.ids)) unknown.add(id);
+  if (unknown.size) for (const [id, name] of await ctx.client.digestNames(unknown)) people.name(id, name);
+  return sets.map((set) => people.bitsOfNumbers(set.map((d) => d.ids)));
+}
+
+/** The people active in `days`: the store's digests of user activity (a stored month is one), else one range query. */
+export async function activeInRange(ctx: ToolContext, days: DayRange, freshness: Freshness[]): Promise<Bits> {
+  const key = `range:${days.start}:${days.end}`;
+  let stored: Held | undefined;
+  if (!memoOf(ctx).sets.has(key)) {
+    const digests = await ctx.client.digests('active', days);
+    if (digests?.length)
+      stored = {
+        bits: (await digestBits(ctx, [digests]))[0]!,
+        freshness: combineFreshness(digests.map((d) => d.freshness)),
+      };
+  }
+  return read(ctx, key, days.end, () => listAll(ctx, userActivity, { days }), freshness, stored);
+}
+
+/** The daily active lists of the days not read yet, from the store's digests: by day, or none. */
+async function storedDays(ctx: ToolContext, days: number[]): Promise<Map<number, Held>> {
+  const missing = days.filter((d) => !memoOf(ctx).sets.has(`day:${d}`));
+  if (missing.length === 0) return new Map();
+  const digests = await ctx.client.digests('dau', { start: Math.min(...missing), end: Math.max(...missing) }, true);
+  if (!digests) return new Map();
+  const bits = await digestBits(
+    ctx,
+    digests.map((d) => [d]),
+  );
+  return new Map(digests.map((d, i) => [d.days.start, { bits: bits[i]!, freshness: d.freshness }]));
 }
 
 /** The people active on each day of `days`: the daily active lists, smaller rows than user activity's. */
@@ -63,9 +98,12 @@ export async function activeByDay(ctx: ToolContext, days: DayRange, freshness: F
   // A week at a time: a few listings in flight, each with its own listener on the call's signal.
   for (let start = days.start; start <= days.end; start += 7) {
     const batch: Array<Promise<Bits>> = [];
-    for (let d = start; d <= Math.min(days.end, start + 6); d++) {
+    const week: number[] = [];
+    for (let d = start; d <= Math.min(days.end, start + 6); d++) week.push(d);
+    const stored = await storedDays(ctx, week);
+    for (const d of week) {
       const one = { start: d, end: d };
-      batch.push(read(ctx, `day:${d}`, d, () => listAll(ctx, dau, { days: one }), freshness));
+      batch.push(read(ctx, `day:${d}`, d, () => listAll(ctx, dau, { days: one }), freshness, stored.get(d)));
     }
     out.push(...(await Promise.all(batch)));
   }

@@ -9,6 +9,7 @@ import { identityKey, type IdentityRef } from '../../upstream/listing/merge.js';
 import { listAll } from '../shared/listing.js';
 import type { ToolContext } from '../types.js';
 import { BASELINE_DAYS, scaleOf, unitsAt, type Daily } from './anomaly-rules.js';
+import { storedIdentitySeries } from './anomaly-stored.js';
 
 /** Days listed at once: the peak memory of a read is a slice's rows, not the whole window's. */
 const SLICE = 10;
@@ -19,15 +20,17 @@ export type ReadContext = Pick<ToolContext, 'client' | 'config' | 'signal' | 'pr
 /** The daily series find_anomalies reads, keyed by identity, resource or nothing (the organization). */
 export interface Series {
   identities: Map<string, IdentityRef>;
-  credits: Map<string, Daily>;
+  credits: ReadonlyMap<string, Daily>;
   orgCredits: Daily;
   activeUsers: Daily;
   /** Billed USD, at `scale` decimals; absent on the live path. */
-  cost?: { scale: number; byIdentity: Map<string, Daily>; org: Daily; byResource: Map<string, Daily> };
+  cost?: { scale: number; byIdentity: ReadonlyMap<string, Daily>; org: Daily; byResource: ReadonlyMap<string, Daily> };
   freshness: Freshness[];
 }
 
-const add = (m: Map<string, Daily>, key: string, day: number, v: bigint) => {
+type Days = Map<number, bigint>;
+
+const add = (m: Map<string, Days>, key: string, day: number, v: bigint) => {
   let daily = m.get(key);
   if (!daily) m.set(key, (daily = new Map()));
   daily.set(day, (daily.get(day) ?? 0n) + v);
@@ -65,39 +68,47 @@ export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean
   const slices: DayRange[] = [];
   for (let start = days.start; start <= days.end; start += SLICE)
     slices.push({ start, end: Math.min(days.end, start + SLICE - 1) });
-  const out: Series = {
-    identities: new Map(),
-    credits: new Map(),
-    orgCredits: new Map(),
-    activeUsers: new Map(),
-    freshness: [],
-  };
-  for (const slice of slices) {
-    const credits = await listAll(ctx, creditUsageByUser, { days: slice, by_date: true });
-    out.freshness.push(credits.freshness);
-    for (const r of credits.data) {
+  // From the store, credits and cost per identity are its digests; else the listings, folded as they come.
+  const stored = cost ? await storedIdentitySeries(ctx, days) : null;
+  const identities = stored?.identities ?? new Map<string, IdentityRef>();
+  const credits = new Map<string, Days>();
+  const orgCredits: Days = new Map();
+  const freshness: Freshness[] = stored ? [...stored.freshness] : [];
+  for (const slice of stored ? [] : slices) {
+    const answer = await listAll(ctx, creditUsageByUser, { days: slice, by_date: true });
+    freshness.push(answer.freshness);
+    for (const r of answer.data) {
       const key = identityKey(r);
       const d = dayOf(r.date!);
-      out.identities.set(
+      identities.set(
         key,
         r.user_email !== undefined ? { user_email: r.user_email } : { service_account_name: r.service_account_name! },
       );
-      add(out.credits, key, d, BigInt(r.credits_consumed));
-      out.orgCredits.set(d, (out.orgCredits.get(d) ?? 0n) + BigInt(r.credits_consumed));
+      add(credits, key, d, BigInt(r.credits_consumed));
+      orgCredits.set(d, (orgCredits.get(d) ?? 0n) + BigInt(r.credits_consumed));
     }
   }
+  const out: Series = {
+    identities,
+    credits: stored?.credits ?? credits,
+    orgCredits: stored?.orgCredits ?? orgCredits,
+    activeUsers: new Map(),
+    freshness,
+  };
   const active = await listAll(ctx, dauCount, { days });
   out.freshness.push(active.freshness);
-  for (const r of active.data) out.activeUsers.set(dayOf(r.date), BigInt(r.user_count));
+  const activeUsers: Days = new Map();
+  for (const r of active.data) activeUsers.set(dayOf(r.date), BigInt(r.user_count));
+  out.activeUsers = activeUsers;
   if (!cost) return out;
   // Billed USD of each listing at its own scale, then all at the largest.
   const billedBy = async (keys: GroupByKey[], keyOf: (p: CostPoint) => string | undefined) => {
-    const parts: Array<{ scale: number; series: Map<string, Daily> }> = [];
+    const parts: Array<{ scale: number; series: Map<string, Days> }> = [];
     for (const slice of slices) {
       const answer = await listAll(ctx, costAnalytics, { days: slice, group_by_keys: keys, granularity: day });
       out.freshness.push(answer.freshness);
       const scale = answer.data.reduce((n, p) => Math.max(n, scaleOf(p.cost_metrics.billed_amount_usd)), 0);
-      const series = new Map<string, Daily>();
+      const series = new Map<string, Days>();
       for (const p of answer.data) {
         const key = keyOf(p);
         if (key !== undefined) add(series, key, dayOf(p.start_date), unitsAt(p.cost_metrics.billed_amount_usd, scale));
@@ -106,29 +117,31 @@ export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean
     }
     return parts;
   };
-  const byUser = await billedBy(['COST_ANALYTICS_GROUP_BY_USER'], (p) => {
-    const u = p.group_by_values.user_info;
-    // Bots and deleted accounts have no identity to name: they count in the organization's cost only.
-    const ref =
-      u?.user_email !== undefined
-        ? { user_email: u.user_email }
-        : u?.service_account_name !== undefined
-          ? { service_account_name: u.service_account_name }
-          : undefined;
-    if (!ref) return undefined;
-    const key = identityKey(ref);
-    out.identities.set(key, ref);
-    return key;
-  });
+  const byUser = stored
+    ? []
+    : await billedBy(['COST_ANALYTICS_GROUP_BY_USER'], (p) => {
+        const u = p.group_by_values.user_info;
+        // Bots and deleted accounts have no identity to name: they count in the organization's cost only.
+        const ref =
+          u?.user_email !== undefined
+            ? { user_email: u.user_email }
+            : u?.service_account_name !== undefined
+              ? { service_account_name: u.service_account_name }
+              : undefined;
+        if (!ref) return undefined;
+        const key = identityKey(ref);
+        out.identities.set(key, ref);
+        return key;
+      });
   const total = await billedBy([], () => 'organization');
   const byResource = await billedBy(
     ['COST_ANALYTICS_GROUP_BY_RESOURCE'],
     (p) => p.group_by_values.resource_display_name ?? '?',
   );
-  const scale = Math.max(...[...byUser, ...total, ...byResource].map((p) => p.scale));
+  const scale = Math.max(stored?.scale ?? 0, ...[...byUser, ...total, ...byResource].map((p) => p.scale));
   // The slices (days apart) merged into one series, each at the largest scale.
-  const at = (parts: Array<{ scale: number; series: Map<string, Daily> }>) => {
-    const merged = new Map<string, Daily>();
+  const at = (parts: Array<{ scale: number; series: Map<string, Days> }>) => {
+    const merged = new Map<string, Days>();
     for (const { scale: from, series } of parts) {
       const k = 10n ** BigInt(scale - from);
       for (const [key, daily] of series) for (const [d, v] of daily) add(merged, key, d, v * k);
@@ -137,9 +150,26 @@ export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean
   };
   out.cost = {
     scale,
-    byIdentity: at(byUser),
+    byIdentity:
+      stored && stored.scale === scale
+        ? stored.billed
+        : at([...byUser, ...(stored ? [{ scale: stored.scale, series: asDays(stored.billed, days) }] : [])]),
     org: at(total).get('organization') ?? new Map(),
     byResource: at(byResource),
   };
+  return out;
+}
+
+/** Dense series as maps of their days with a value (to be raised to another scale). */
+function asDays(series: ReadonlyMap<string, Daily>, days: DayRange): Map<string, Days> {
+  const out = new Map<string, Days>();
+  for (const [key, daily] of series) {
+    const m: Days = new Map();
+    for (let d = days.start; d <= days.end; d++) {
+      const v = daily.get(d);
+      if (v !== undefined) m.set(d, v);
+    }
+    out.set(key, m);
+  }
   return out;
 }

@@ -5,8 +5,11 @@ import type { DayRange } from '../../domain/dates.js';
  * (the most decimals the upstream wrote), so that medians, comparisons and ratios never pass through floats.
  */
 
-/** Values of one series by day; a day without a value counts as 0. */
-export type Daily = Map<number, bigint>;
+/** Values of one series by day; a day without a value counts as 0. `peak`: its largest value, when known. */
+export interface Daily {
+  get(day: number): bigint | undefined;
+  readonly peak?: number;
+}
 
 /** Days a baseline looks back: the identity's previous 28 days, or the 4 same weekdays before. */
 export const BASELINE_DAYS = 28;
@@ -40,11 +43,13 @@ export function spikes(
   known = false,
 ): Flag[] {
   const out: Flag[] = [];
+  const least = times * floor;
   for (const [key, daily] of series) {
+    // Cheap first: below times × floor, no baseline can make it a spike.
+    if (daily.peak !== undefined && BigInt(daily.peak) < least) continue;
     for (let day = days.start; day <= days.end; day++) {
       const value = daily.get(day) ?? 0n;
-      // Cheap first: below times × floor, no baseline can make it a spike.
-      if (value < times * floor || value === 0n) continue;
+      if (value < least || value === 0n) continue;
       const before: bigint[] = [];
       for (let d = day - BASELINE_DAYS; d < day; d++) before.push(daily.get(d) ?? 0n);
       const twice = twiceMedian(before);

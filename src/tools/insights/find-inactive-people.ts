@@ -4,14 +4,12 @@ import { askedFreshnessSchema, freshnessLine } from '../../format/freshness.js';
 import { commonDomain, count, int, shortId, table } from '../../format/text.js';
 import { UserInputError } from '../../errors.js';
 import { formatDay } from '../../util/utc-date.js';
-import { creditUsageByUser } from '../../upstream/endpoints/credit-usage-by-user.js';
-import { userActivity } from '../../upstream/endpoints/user-activity.js';
 import { identityKey } from '../../upstream/listing/merge.js';
 import { READ_ONLY, defineTool } from '../define-tool.js';
 import { answerFreshness, latestCompleteDay } from '../shared/complete-days.js';
-import { budgetOverrides, lastActiveDays } from './inactive-parts.js';
+import { budgetOverrides, goneLive } from './inactive-parts.js';
+import { goneStored } from './inactive-stored.js';
 import { listInputs, usersInput } from '../shared/inputs.js';
-import { listAll } from '../shared/listing.js';
 import { userMatcher } from '../shared/rows.js';
 
 const seat = {
@@ -57,32 +55,15 @@ export const findInactivePeople = defineTool({
     const before = { start: lookback.start, end: end - args.inactive_days };
     const recent = { start: before.end + 1, end };
     const match = await userMatcher(args.users, ctx);
-    const [earlier, latest, credits, budgets] = await Promise.all([
-      listAll(ctx, userActivity, { days: before }),
-      listAll(ctx, userActivity, { days: recent }),
-      listAll(ctx, creditUsageByUser, { days: lookback }),
+    const periods = { lookback, before, recent };
+    const [found, budgets] = await Promise.all([
+      goneStored(ctx, periods, match).then((stored) => stored ?? goneLive(ctx, periods, match)),
       budgetOverrides(ctx),
     ]);
-    const activeNow = new Set(latest.data.map(identityKey));
-    const gone = earlier.data.filter((r) => !activeNow.has(identityKey(r)) && (!match || match(r)));
-    const keys = new Set(gone.map(identityKey));
-    const creditsOf = new Map<string, number>();
-    for (const r of credits.data) {
-      const key = identityKey(r);
-      if (keys.has(key)) creditsOf.set(key, (creditsOf.get(key) ?? 0) + r.credits_consumed);
-    }
-    const last = await lastActiveDays(ctx, keys, before);
-    const rows = gone
-      .map((r) => {
-        const key = identityKey(r);
-        const budget = budgets.byKey.get(key);
-        return {
-          row: r,
-          last_active_date: last.last ? (last.last.get(key) ?? null) : null,
-          active_days: r.active_days,
-          credits: creditsOf.get(key) ?? 0,
-          ...(budget ? { budget_override: budget } : {}),
-        };
+    const rows = found.gone
+      .map((g) => {
+        const budget = budgets.byKey.get(identityKey(g.row));
+        return { ...g, ...(budget ? { budget_override: budget } : {}) };
       })
       // Longest gone first; without the days, the least used first.
       .sort(
@@ -97,13 +78,7 @@ export const findInactivePeople = defineTool({
     const accounts = shown.flatMap(({ row, ...r }) =>
       row.service_account_name ? [{ service_account_name: row.service_account_name, ...r }] : [],
     );
-    const freshness = combineFreshness([
-      earlier.freshness,
-      latest.freshness,
-      credits.freshness,
-      budgets.freshness,
-      ...last.freshness,
-    ]);
+    const freshness = combineFreshness([...found.freshness, budgets.freshness]);
     // Through today: credit usage's stored days count from today, the others' from yesterday.
     const storeDays = ctx.client.days().today - lookback.start + 1;
     return {
@@ -119,7 +94,7 @@ export const findInactivePeople = defineTool({
         credits: rows.reduce((n, r) => n + r.credits, 0),
       },
       returned_rows: shown.length,
-      ...(last.last
+      ...(found.lastKnown
         ? {}
         : {
             needs: `last_active_date needs the daily lists of ${formatDay(before.start)}..${formatDay(before.end)} in the history store: run \`org-analytics-mcp sync --history-days ${storeDays}\`.`,

@@ -6,6 +6,10 @@ import { getUserBudgetOverrides } from '../../upstream/endpoints/get-user-budget
 import { identityKey } from '../../upstream/listing/merge.js';
 import { shortResource } from '../budget/budget-resources.js';
 import { listAll } from '../shared/listing.js';
+import { creditUsageByUser } from '../../upstream/endpoints/credit-usage-by-user.js';
+import { userActivity } from '../../upstream/endpoints/user-activity.js';
+import type { IdentityRef } from '../../upstream/listing/merge.js';
+import type { Gone, Periods } from './inactive-stored.js';
 import type { ToolContext } from '../types.js';
 
 /** Days listed at once while walking back through the stored daily active lists. */
@@ -15,7 +19,7 @@ const BATCH = 7;
  * The last active day of each identity in `keys`, from the stored daily active lists of `period`, newest
  * first; null when the store does not hold every day of the period (a list per day is too dear to fetch live).
  */
-export async function lastActiveDays(
+async function lastActiveDays(
   ctx: ToolContext,
   keys: ReadonlySet<string>,
   period: DayRange,
@@ -50,4 +54,44 @@ export async function budgetOverrides(
       .map((o) => [identityKey(o), { resource: shortResource(o.resource), limit: o.config.limit }] as const),
   );
   return { byKey, freshness };
+}
+
+/**
+ * The inactive from the listings: user activity before and in the inactive days, credits over the lookback,
+ * and the last active day from the stored daily lists (null without them).
+ */
+export async function goneLive(
+  ctx: ToolContext,
+  { lookback, before, recent }: Periods,
+  match: ((r: IdentityRef) => boolean) | undefined,
+): Promise<{ gone: Gone[]; lastKnown: boolean; freshness: Freshness[] }> {
+  const [earlier, latest, credits] = await Promise.all([
+    listAll(ctx, userActivity, { days: before }),
+    listAll(ctx, userActivity, { days: recent }),
+    listAll(ctx, creditUsageByUser, { days: lookback }),
+  ]);
+  const activeNow = new Set(latest.data.map(identityKey));
+  const gone = earlier.data.filter((r) => !activeNow.has(identityKey(r)) && (!match || match(r)));
+  const keys = new Set(gone.map(identityKey));
+  const creditsOf = new Map<string, number>();
+  for (const r of credits.data) {
+    const key = identityKey(r);
+    if (keys.has(key)) creditsOf.set(key, (creditsOf.get(key) ?? 0) + r.credits_consumed);
+  }
+  const last = await lastActiveDays(ctx, keys, before);
+  return {
+    gone: gone.map((r) => {
+      const key = identityKey(r);
+      const row =
+        r.user_email !== undefined ? { user_email: r.user_email } : { service_account_name: r.service_account_name! };
+      return {
+        row,
+        last_active_date: last.last ? (last.last.get(key) ?? null) : null,
+        active_days: r.active_days,
+        credits: creditsOf.get(key) ?? 0,
+      };
+    }),
+    lastKnown: last.last !== null,
+    freshness: [earlier.freshness, latest.freshness, credits.freshness, ...last.freshness],
+  };
 }

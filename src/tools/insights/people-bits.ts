@@ -25,6 +25,42 @@ export class People {
     }
     return bits.slice(0, words(this.size));
   }
+
+  /** Each store number's bit (+1; 0: not yet known, -1: not a person): one array lookup per digest entry. */
+  private byNumber = new Int32Array(0);
+
+  /** The store numbers not known yet, to be named (`name`) before `bitsOfNumbers`. */
+  unknown(ids: readonly number[]): number[] {
+    return ids.filter((id) => !(this.byNumber[id] ?? 0));
+  }
+
+  /** Tells the numbering who a store number is: `u:<email>` or `s:<account>` (not a person). */
+  name(id: number, name: string): void {
+    if (id >= this.byNumber.length) {
+      const grown = new Int32Array(Math.max(id + 1, this.byNumber.length * 2));
+      grown.set(this.byNumber);
+      this.byNumber = grown;
+    }
+    if (!name.startsWith('u:')) {
+      this.byNumber[id] = -1;
+      return;
+    }
+    const email = name.slice(2).toLowerCase();
+    let i = this.index.get(email);
+    if (i === undefined) this.index.set(email, (i = this.index.size));
+    this.byNumber[id] = i + 1;
+  }
+
+  /** The set of the people among store numbers (all named): service accounts are left out. */
+  bitsOfNumbers(lists: ReadonlyArray<readonly number[]>): Bits {
+    const bits = new Uint32Array(words(this.size));
+    for (const ids of lists)
+      for (const id of ids) {
+        const i = this.byNumber[id]! - 1;
+        if (i >= 0) bits[i >>> 5]! |= 1 << (i & 31);
+      }
+    return bits;
+  }
 }
 
 export const words = (size: number) => (size + 31) >>> 5;
