@@ -40,6 +40,9 @@ const SPECS: Record<string, Spec> = {
 
 export const digestId = (dataset: string) => `digest:${dataset}`;
 
+/** The datasets whose blocks have digests. */
+export const DIGESTED = Object.keys(SPECS);
+
 /** The datasets whose digests answer a name, months first. */
 export const digestSources = (name: DigestName) => Object.keys(SPECS).filter((id) => SPECS[id]!.name === name);
 

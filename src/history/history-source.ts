@@ -114,8 +114,9 @@ export class HistorySource implements HistoryPort {
       fetched_at: string;
       expires_at: number | null;
     }> = [];
+    // Expired blocks too (today's credit usage after 90 minutes, say): what the last sync stored, said by freshness.
     for (const dataset of digestSources(name).filter((id) => !byDay || datasetById(id).grain === 'day'))
-      for (const b of await this.store.blocks(digestId(dataset), start, end, now)) {
+      for (const b of await this.store.blocks(digestId(dataset), start, end)) {
         const inside = b.start >= start && b.end <= end;
         if (inside && !chosen.some((c) => b.start <= c.end && b.end >= c.start)) chosen.push({ ...b, dataset });
       }
@@ -133,7 +134,7 @@ export class HistorySource implements HistoryPort {
           fetched_at: c.fetched_at,
           from_cache: false,
           source: 'history',
-          next_refresh_at: new Date(Math.min(daily, c.expires_at ?? daily)).toISOString(),
+          next_refresh_at: new Date(Math.min(daily, Math.max(now, c.expires_at ?? daily))).toISOString(),
         },
       });
     }

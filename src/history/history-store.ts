@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { HistoryTables } from './store-tables.js';
 import type { Grain } from './datasets.js';
-import { PeopleIndex, digestSums, storeDigest, type DigestSums } from './digests.js';
+import { DIGESTED, PeopleIndex, digestId, digestSums, storeDigest, type DigestSums } from './digests.js';
 import { CHUNK, clear, insertBlock, insertRows, readParts, readRows, rowValues } from './store-rows.js';
 
 /** A stored block: a day or a calendar month of one dataset. */
@@ -183,6 +183,41 @@ export class HistoryStore {
     });
     settle();
     this.saw(blocks);
+  }
+
+  /**
+   * Writes the digests a store filled before them lacks, each from its block's rows, a block at a time; a block
+   * replaced meanwhile (its own digest written with it) is passed over. Returns how many it wrote.
+   */
+  async fillDigests(signal?: AbortSignal): Promise<number> {
+    let written = 0;
+    for (const dataset of DIGESTED) {
+      const have = new Set((await this.blocks(digestId(dataset), 0, 1e7)).map((b) => b.start * 1e7 + b.end));
+      for (const b of await this.blocks(dataset, 0, 1e7)) {
+        if (signal?.aborted) return written;
+        if (have.has(b.start * 1e7 + b.end)) continue;
+        const sums = digestSums(dataset)!;
+        await readParts(this.db, b, (rows) => sums.add(rows));
+        let settle = () => {};
+        await this.db.transaction().execute(async (tx) => {
+          const same = await tx
+            .selectFrom('history_blocks')
+            .select('fetched_at')
+            .where('dataset', '=', dataset)
+            .where('start_day', '=', b.start)
+            .where('end_day', '=', b.end)
+            .where('fetched_at', '=', b.fetched_at)
+            .executeTakeFirst();
+          if (!same) return;
+          const numbered = await this.people.number(tx, [sums]);
+          settle = numbered.settle;
+          await storeDigest(tx, b, sums, numbered.ids);
+          written++;
+        });
+        settle();
+      }
+    }
+    return written;
   }
 
   /** The store's numbering of identities, for digests. */

@@ -33,7 +33,9 @@ export async function planSync(store: HistoryStore, days: Days, now: number, opt
   const first = earliestDay(days.today);
   for (const dataset of DATASETS.filter((d) => d.per !== 'month')) {
     const last = lastStorableDay(dataset, days);
-    const from = Math.max(first, last - depthOf(dataset, options) + 1);
+    // The same first day for every dataset (credit usage also holds the days after the latest published one),
+    // so that a question over the last N published days finds all it reads.
+    const from = Math.max(first, days.published - depthOf(dataset, options) + 1);
     if (from > last) continue;
     const held = new Set<number>();
     for (const b of await store.blocks(dataset.id, from, last, now)) if (b.start === b.end) held.add(b.start);

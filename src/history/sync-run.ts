@@ -30,6 +30,8 @@ export async function syncOnce(
       reason: `another sync holds the store (pid ${got.holder.pid} on ${got.holder.host}); nothing to do`,
     };
   try {
+    // A store filled by an earlier version gets the digests the insights tools read, once.
+    await source.store.fillDigests(options.signal);
     const result = await runSync(client, source, {
       historyDays: settings.historyDays,
       historyMonths: settings.historyMonths,

@@ -51,7 +51,8 @@ export interface Digest {
 export interface DigestPort {
   /**
    * The digests that cover the days exactly (months first, then days; days only with `byDay`); null when the
-   * store lacks any day.
+   * store lacks any day. Blocks due to be fetched again count: they are what the last sync stored, and their
+   * freshness says when that was.
    */
   digests(name: DigestName, days: DayRange, byDay?: boolean): Promise<Digest[] | null>;
   /** `u:<email>` or `s:<service account>`, as first written, by number. */

@@ -4,6 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { configSchema } from '../../src/config/config.js';
 import { ROLLUPS, rollupDataset } from '../../src/history/cost-rollups.js';
 import { datasetById } from '../../src/history/datasets.js';
+import { digestId } from '../../src/history/digests.js';
 import { lastStorableDay } from '../../src/history/store-rules.js';
 import { syncOnce } from '../../src/history/sync-run.js';
 import { formatDay } from '../../src/util/utc-date.js';
@@ -22,11 +23,15 @@ const RUNS = 10;
  */
 const PAUSE_MS = 5_000;
 
-/** What find_anomalies reads: the daily active counts, credits by date, and cost rolled up by user, resource and in all. */
+/**
+ * What find_anomalies reads: the daily active counts, credits by date (with its digest), cost rolled up by
+ * resource and in all, and the digest of cost by day (copied as it is: its rows, every key, are not read).
+ */
 const READ = [
   datasetById('dau-count'),
   datasetById('credits-by-date-model'),
   ...ROLLUPS.filter((r) => r.from === 'cost-by-day').map(rollupDataset),
+  { ...datasetById('cost-by-day'), id: digestId('cost-by-day') },
 ];
 
 /**

@@ -72,6 +72,32 @@ describe.each(['sqlite', 'postgres'] as const)(
       expect(checked).toBeGreaterThan(30);
     });
 
+    it('are filled from the rows for a store written before them (as the next sync does), alike', async () => {
+      const store = stored.history.source.store;
+      const before = await store.db
+        .selectFrom('history_rows')
+        .select(['dataset', 'start_day', 'body'])
+        .where('dataset', 'like', 'digest:%')
+        .orderBy('dataset')
+        .orderBy('start_day')
+        .execute();
+      expect(before.length).toBeGreaterThan(30);
+      for (const table of ['history_rows', 'history_blocks'] as const)
+        await store.db.deleteFrom(table).where('dataset', 'like', 'digest:%').execute();
+      const day = (await store.blocks('dau', 0, 1e6))[0]!.start;
+    expect(await stored.history.source.digest.digests('dau', { start: day, end: day })).toBeNull();
+      expect(await store.fillDigests()).toBe(before.length);
+      const after = await store.db
+        .selectFrom('history_rows')
+        .select(['dataset', 'start_day', 'body'])
+        .where('dataset', 'like', 'digest:%')
+        .orderBy('dataset')
+        .orderBy('start_day')
+        .execute();
+      expect(after).toEqual(before);
+      expect(await store.fillDigests()).toBe(0);
+    });
+
     it('answer a range from the fewest blocks (months first), and nothing where a day is missing', async () => {
       const source = stored.history.source;
       const month = (await source.store.blocks('user-activity-months', 0, 1e6))[0]!;

@@ -103,16 +103,16 @@ describe('org-analytics-mcp sync, as cron runs it (stderr not a terminal)', () =
     expect(r.stdout).toBe('');
     const lines = r.stderr.trim().split('\n');
     const progress = lines.filter((l) => l.startsWith('org-analytics-mcp sync: sync: '));
-    // 7 datasets of 3 days each; one request a second in the general group, so a line every 5 s meanwhile.
+    // 7 datasets of 3 days each, and credit usage's today; one request a second in the general group, so a line every 5 s meanwhile.
     const shape =
-      /^org-analytics-mcp sync: sync: (\d+)\/21 blocks \(general \d+\/15, credit-usage \d+\/3, cost-analytics \d+\/3\), (\d+) requests?, (.+)$/;
+      /^org-analytics-mcp sync: sync: (\d+)\/22 blocks \(general \d+\/15, credit-usage \d+\/4, cost-analytics \d+\/3\), (\d+) requests?, (.+)$/;
     for (const line of progress) expect(line).toMatch(shape);
     expect(progress.length).toBeGreaterThanOrEqual(3);
     expect(progress.slice(1, -1).some((l) => / ~\d+ s left$/.test(l))).toBe(true);
-    expect(progress.at(-1)).toMatch(/ 21\/21 blocks .*, done$/);
+    expect(progress.at(-1)).toMatch(/ 22\/22 blocks .*, done$/);
     const sent = sim.requests();
     expect(lines.at(-1)).toMatch(
-      new RegExp(`^org-analytics-mcp sync: done in \\d+(\\.\\d)? s: 21 blocks stored, ${sent.length} requests$`),
+      new RegExp(`^org-analytics-mcp sync: done in \\d+(\\.\\d)? s: 22 blocks stored, ${sent.length} requests$`),
     );
     expect(sent.filter((s) => s.status !== 200)).toEqual([]);
   }, 40_000);

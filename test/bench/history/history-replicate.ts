@@ -34,7 +34,8 @@ export async function replicate(rig: HistoryRig, days: number, months: number): 
     const targets: Array<{ start: number; end: number }> = [];
     if (dataset.grain === 'day') {
       const last = lastStorableDay(dataset, published);
-      for (let d = last - days + 1; d <= last; d++) if (!have.has(d)) targets.push({ start: d, end: d });
+      // As the sync stores them: the last `days` published days, and credit usage's days after them.
+      for (let d = published.published - days + 1; d <= last; d++) if (!have.has(d)) targets.push({ start: d, end: d });
     } else {
       const first = earliestDay(published.today);
       let month = monthOf(held.at(-1)!.start);
