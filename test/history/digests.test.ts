@@ -74,26 +74,22 @@ describe.each(['sqlite', 'postgres'] as const)(
 
     it('are filled from the rows for a store written before them (as the next sync does), alike', async () => {
       const store = stored.history.source.store;
-      const before = await store.db
-        .selectFrom('history_rows')
-        .select(['dataset', 'start_day', 'body'])
-        .where('dataset', 'like', 'digest:%')
-        .orderBy('dataset')
-        .orderBy('start_day')
-        .execute();
+      const digestRows = () =>
+        store.db
+          .selectFrom('history_rows')
+          .select(['dataset', 'start_day', 'body'])
+          .where('dataset', 'like', 'digest:%')
+          .orderBy('dataset')
+          .orderBy('start_day')
+          .execute();
+      const before = await digestRows();
       expect(before.length).toBeGreaterThan(30);
       for (const table of ['history_rows', 'history_blocks'] as const)
         await store.db.deleteFrom(table).where('dataset', 'like', 'digest:%').execute();
       const day = (await store.blocks('dau', 0, 1e6))[0]!.start;
-    expect(await stored.history.source.digest.digests('dau', { start: day, end: day })).toBeNull();
+      expect(await stored.history.source.digest.digests('dau', { start: day, end: day })).toBeNull();
       expect(await store.fillDigests()).toBe(before.length);
-      const after = await store.db
-        .selectFrom('history_rows')
-        .select(['dataset', 'start_day', 'body'])
-        .where('dataset', 'like', 'digest:%')
-        .orderBy('dataset')
-        .orderBy('start_day')
-        .execute();
+      const after = await digestRows();
       expect(after).toEqual(before);
       expect(await store.fillDigests()).toBe(0);
     });
