@@ -1,6 +1,13 @@
 /** The store cannot be used (newer schema, unreachable database): the server answers live instead. */
 export class HistoryUnusable extends Error {
   override readonly name = 'HistoryUnusable';
+  constructor(
+    message: string,
+    /** Whether it may pass (a database not reachable now): the store is tried again later. */
+    readonly transient = false,
+  ) {
+    super(message);
+  }
 }
 
 const DAMAGED = /SQLITE_(CORRUPT|NOTADB)|malformed|not a database/i;

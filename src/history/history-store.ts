@@ -26,9 +26,6 @@ type Row = Record<string, unknown>;
 /** The prefix of the dataset name rows are staged under while their fetch runs. */
 const STAGING = 'staging:';
 
-type Db = Kysely<HistoryTables>;
-type Span = Pick<Block, 'dataset' | 'start' | 'end'>;
-
 /** A lock the database holds for a session of its own: released when released, or when that session ends. */
 export interface SessionLock {
   release(): Promise<void>;

@@ -27,7 +27,7 @@ export async function openPostgres(url: string, schema: string): Promise<History
     await admin.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
     await admin.query('COMMIT');
   } catch (error) {
-    throw new HistoryUnusable(`PostgreSQL at ${safeUrl(url)} is not reachable (${(error as Error).message})`);
+    throw new HistoryUnusable(`PostgreSQL at ${safeUrl(url)} is not reachable (${(error as Error).message})`, true);
   } finally {
     await admin.end().catch(() => {});
   }

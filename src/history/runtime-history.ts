@@ -7,6 +7,7 @@ import type { AnalyticsClient } from '../upstream/client.js';
 import type { DigestPort, HistoryPort, HistoryRequest } from '../upstream/history-port.js';
 import { HistorySource } from './history-source.js';
 import { historyTarget, openHistory, type HistoryTarget } from './open-history.js';
+import { HistoryUnusable } from './history-errors.js';
 
 /** An open history store, attached to the client. */
 export interface RuntimeHistory {
@@ -25,7 +26,11 @@ interface Options {
   history: string;
   cacheDir: string | undefined;
   demo: boolean;
+  /** After a store that could not be reached (PostgreSQL down), how long until it is tried again. */
+  retryMs?: number;
 }
+
+const RETRY_MS = 60_000;
 
 /**
  * Stands in for the store until it is open: the first request (or a tool call, through `ready`) opens it,
@@ -68,8 +73,24 @@ export function configuredHistory(client: AnalyticsClient, options: Options, log
     return undefined;
   let opening: Promise<RuntimeHistory | undefined> | undefined;
   let closed = false;
-  const open = () => (opening ??= closed ? Promise.resolve(undefined) : openOnce(client, options, log));
-  client.useHistory(new OpeningPort(open));
+  // A store not reachable at start (PostgreSQL down) is tried again on first use after a while, quietly:
+  // meanwhile answers are live, and the port stays to try it.
+  let retryAt = Number.POSITIVE_INFINITY;
+  let failedBefore = false;
+  const open = () => {
+    if (Date.now() >= retryAt) [opening, retryAt] = [undefined, Number.POSITIVE_INFINITY];
+    return (opening ??= closed
+      ? Promise.resolve(undefined)
+      : openOnce(client, options, log, failedBefore).then((outcome) => {
+          if (outcome.retry && !closed) {
+            [retryAt, failedBefore] = [Date.now() + (options.retryMs ?? RETRY_MS), true];
+            client.useHistory(port);
+          }
+          return outcome.history;
+        }));
+  };
+  const port = new OpeningPort(open);
+  client.useHistory(port);
   return {
     open,
     close: async () => {
@@ -89,7 +110,12 @@ export async function attachHistory(
   return configuredHistory(client, options, log)?.open();
 }
 
-async function openOnce(client: AnalyticsClient, options: Options, log: Logger): Promise<RuntimeHistory | undefined> {
+async function openOnce(
+  client: AnalyticsClient,
+  options: Options,
+  log: Logger,
+  retried: boolean,
+): Promise<{ history?: RuntimeHistory; retry?: boolean }> {
   // The demo's token is new each run: its store lives in a temporary directory, gone when it stops.
   const demoDir =
     options.demo && options.history === 'auto' ? mkdtempSync(join(tmpdir(), 'org-analytics-demo-')) : undefined;
@@ -100,7 +126,7 @@ async function openOnce(client: AnalyticsClient, options: Options, log: Logger):
     const store = await openHistory(target, client.caller.credential, log);
     if (!store) {
       client.useHistory(undefined);
-      return undefined;
+      return {};
     }
     await store.readEarliest();
     const source = new HistorySource(store, {
@@ -110,8 +136,9 @@ async function openOnce(client: AnalyticsClient, options: Options, log: Logger):
         log.warn('the history store failed: answering live until it is back', { error: error.message }),
     });
     client.useHistory(source);
-    log.debug('history store open', { engine: store.engine, where: store.where });
-    return {
+    if (retried) log.warn('the history store is back: answering from it again', { where: store.where });
+    else log.debug('history store open', { engine: store.engine, where: store.where });
+    const history: RuntimeHistory = {
       source,
       close: async () => {
         client.useHistory(undefined);
@@ -119,10 +146,15 @@ async function openOnce(client: AnalyticsClient, options: Options, log: Logger):
         if (demoDir) rmSync(demoDir, { recursive: true, force: true });
       },
     };
+    return { history };
   } catch (error) {
     client.useHistory(undefined);
-    log.warn('the history store cannot be used: answering live', { error: (error as Error).message });
+    const retry = error instanceof HistoryUnusable && error.transient;
+    if (!retried)
+      log.warn(`the history store cannot be used: answering live${retry ? ', trying it again now and then' : ''}`, {
+        error: (error as Error).message,
+      });
     if (demoDir) rmSync(demoDir, { recursive: true, force: true });
-    return undefined;
+    return { retry };
   }
 }

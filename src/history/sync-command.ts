@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { loadConfig } from '../config/config.js';
 import { secretScrubber } from '../logger.js';
 import { createRuntime, type Runtime } from '../runtime.js';
@@ -29,6 +32,59 @@ Server options: see org-analytics-mcp --help.
 
 const count = (n: number, noun: string, many = `${noun}s`) => `${n} ${n === 1 ? noun : many}`;
 
+/**
+ * The heap of the thread a sync runs in. A sync keeps one page per rate group and a block's sums alive (tens of
+ * MB at 50,000 people), yet V8 lets an uncapped heap grow far ahead of its collections; capped, the process
+ * stays small. A sync that outgrows it goes on uncapped (what was stored stays).
+ */
+export const SYNC_HEAP_MB = 64;
+
+/** What the main thread tells the sync's thread. */
+interface SyncThreadData {
+  orgAnalyticsSync: { holder: string };
+}
+
+/**
+ * Runs the command's sync in a thread of its own with a capped heap (the built binary, `entry`), the same
+ * syncer (lock holder) if it must start again uncapped; Ctrl-C or a kill reaches it as a message. The exit
+ * code is the thread's.
+ */
+export async function syncInThread(entry: string, argv: string[], write: (line: string) => void): Promise<number> {
+  const data: SyncThreadData = { orgAnalyticsSync: { holder: randomUUID() } };
+  const stop = stopSignal();
+  try {
+    for (const limits of [{ maxOldGenerationSizeMb: SYNC_HEAP_MB }, undefined]) {
+      const thread = new Worker(entry, { argv: ['sync', ...argv], workerData: data, resourceLimits: limits });
+      const onStop = () => thread.postMessage('stop');
+      stop.signal.addEventListener('abort', onStop);
+      const { code, outgrew } = await new Promise<{ code: number; outgrew: boolean }>((resolve) => {
+        let outgrew = false;
+        thread.on('error', (error: Error & { code?: string }) => {
+          if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') outgrew = true;
+          else write(`org-analytics-mcp sync: ${error.message}`);
+        });
+        thread.on('exit', (code) => resolve({ code, outgrew }));
+      });
+      stop.signal.removeEventListener('abort', onStop);
+      if (!outgrew || !limits || stop.signal.aborted) return code;
+      write(`org-analytics-mcp sync: the sync outgrew its ${SYNC_HEAP_MB} MB heap; going on without the cap`);
+    }
+    return EXIT_FAILURE;
+  } finally {
+    stop.release();
+  }
+}
+
+/** In the sync's thread: the main thread's stop, as `stopSignal` gives it in a process of its own. */
+function stopFromMainThread(): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const onMessage = (message: unknown) => {
+    if (message === 'stop') controller.abort(new Error('interrupted'));
+  };
+  parentPort!.on('message', onMessage);
+  return { signal: controller.signal, release: () => void parentPort!.off('message', onMessage) };
+}
+
 /** `org-analytics-mcp sync`: one sync, then the exit code (usage errors throw UsageError: exit 2). */
 export async function runSyncCommand(
   argv: string[],
@@ -39,6 +95,10 @@ export async function runSyncCommand(
     process.stdout.write(SYNC_HELP);
     return 0;
   }
+  // The built binary (through its bin link, too) runs the sync in a thread of its own; tsx, in development, here.
+  const entry = process.argv[1] && existsSync(process.argv[1]) ? realpathSync(process.argv[1]) : '';
+  if (isMainThread && /\.m?js$/.test(entry)) return syncInThread(entry, argv, write);
+  const thread = isMainThread ? undefined : (workerData as Partial<SyncThreadData>).orgAnalyticsSync;
   const config = loadConfig(argv, env);
   // Nothing to fill: a command line that cannot work, not a failure while running.
   const none = config.history.trim().toLowerCase() === 'none';
@@ -49,7 +109,7 @@ export async function runSyncCommand(
   const runtime = await createRuntime(config);
   const scrub = secretScrubber(runtime.secrets);
   const say = (line: string) => write(`org-analytics-mcp sync: ${runtime.pii.text(scrub(line))}`);
-  const stop = stopSignal();
+  const stop = thread ? stopFromMainThread() : stopSignal();
   try {
     const history = await runtime.history?.open();
     if (!history) {
@@ -58,7 +118,7 @@ export async function runSyncCommand(
       );
       return EXIT_FAILURE;
     }
-    return await syncCommandBody(runtime, history, stop.signal, say);
+    return await syncCommandBody(runtime, history, stop.signal, say, undefined, thread?.holder);
   } finally {
     stop.release();
     await runtime.close();
@@ -75,11 +135,13 @@ export async function syncCommandBody(
   signal: AbortSignal,
   say: (line: string) => void,
   print: (text: string) => void = (text) => process.stdout.write(text),
+  holder?: string,
 ): Promise<number> {
   const started = Date.now();
   const settings = runtime.config.demo ? { ...runtime.config, ...DEMO_SYNC } : runtime.config;
   let fresh: Anomaly[] = [];
   const outcome = await syncOnce(runtime.client, history.source, settings, {
+    holder,
     signal,
     onProgress: (line) => say(line.text),
     after: async () => {

@@ -28,11 +28,11 @@ function alive(pid: number): boolean {
 export class SyncLock {
   private timer: NodeJS.Timeout | undefined;
   private session: SessionLock | undefined;
-  private readonly id = randomUUID();
-
   constructor(
     private readonly store: HistoryStore,
     private readonly now: () => number = Date.now,
+    /** Who holds it: one syncer may run again as the same holder (the sync command's thread, started anew). */
+    private readonly id: string = randomUUID(),
   ) {}
 
   /**

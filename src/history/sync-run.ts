@@ -20,9 +20,9 @@ export async function syncOnce(
   client: AnalyticsClient,
   source: HistorySource,
   settings: SyncSettings,
-  options: Pick<SyncOptions, 'signal' | 'onProgress'> & { after?: () => Promise<void> },
+  options: Pick<SyncOptions, 'signal' | 'onProgress'> & { after?: () => Promise<void>; holder?: string },
 ): Promise<{ ran: true; result: SyncResult } | { ran: false; reason: string }> {
-  const lock = new SyncLock(source.store);
+  const lock = new SyncLock(source.store, Date.now, options.holder);
   const got = await lock.acquire();
   if (!got.ok)
     return {

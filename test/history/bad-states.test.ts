@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { connect, createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openHistory } from '../../src/history/open-history.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { credentialFingerprint } from '../../src/upstream/credential.js';
+import { freePort, tcpProxy, type Proxy } from '../helpers/tcp-proxy.js';
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 /** The real PostgreSQL every machine runs (.ci/run starts it): user postgres, trust auth. */
@@ -222,41 +222,3 @@ describe('bad states of the history store: none fails a call (the built binary o
     });
   });
 });
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-interface Proxy {
-  port: number;
-  /** PostgreSQL goes away: the port closes and every connection through it drops. */
-  close(): void;
-}
-
-/** A TCP hop in front of the real PostgreSQL, so that a test can take it away without stopping the server. */
-async function tcpProxy(target: URL): Promise<Proxy> {
-  const sockets = new Set<Socket>();
-  const track = (s: Socket) => {
-    sockets.add(s);
-    s.on('close', () => sockets.delete(s));
-    s.on('error', () => {});
-  };
-  const server: Server = createServer((inbound) => {
-    const outbound = connect(Number(target.port || 5432), target.hostname);
-    track(inbound);
-    track(outbound);
-    inbound.pipe(outbound).pipe(inbound);
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return {
-    port: (server.address() as { port: number }).port,
-    close() {
-      server.close();
-      for (const s of sockets) s.destroy();
-    },
-  };
-}

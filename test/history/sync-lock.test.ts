@@ -123,6 +123,20 @@ describe('one syncer per store (SQLite, simulator over HTTP)', () => {
     expect(taken.ran).toBe(true);
   });
 
+  it('a syncer started anew as the same holder (the sync command outgrowing its heap) takes its own lock back', async () => {
+    const { client, history, store } = await open(join(dir, 'anew.sqlite'));
+    // A thread of this process stopped without releasing it: its pid lives on, its beat is fresh.
+    await store.db
+      .insertInto('history_lock')
+      .values({ name: 'sync', holder: 'the-command', host: hostname(), pid: process.pid, beat_at: Date.now() })
+      .execute();
+    const other = await syncOnce(client, history.source, SETTINGS, {});
+    expect(other.ran === false && other.reason).toMatch(/another sync holds the store/);
+    const same = await syncOnce(client, history.source, SETTINGS, { holder: 'the-command' });
+    expect(same.ran && same.result.failed).toEqual([]);
+    expect(await store.db.selectFrom('history_lock').selectAll().execute()).toEqual([]);
+  });
+
   it('a killed syncer on this host is taken over at once, not after its beat goes stale', async () => {
     if (!existsSync(CLI)) throw new Error('run `npm run build` first: this test kills the built binary');
     const path = join(dir, 'killed.sqlite');

@@ -1,5 +1,10 @@
 // One sync in a process of its own, so that its peak RSS is the sync's alone (the simulator stays in the
-// bench's process). Run bundled (see childSync) as `node history-sync-child.mjs '<json>'`; prints one line of JSON.
+// bench's process). Run bundled (see childSync) as `node history-sync-child.mjs '<json>'`. As the sync command
+// does, the sync runs in a thread of its own with a capped heap (syncInThread): the thread prints its outcome as
+// one line of JSON, then the main thread the process's peak RSS as another.
+import { fileURLToPath } from 'node:url';
+import { isMainThread } from 'node:worker_threads';
+import { syncInThread } from '../../../src/history/sync-command.js';
 import { attachHistory } from '../../../src/history/runtime-history.js';
 import { syncOnce } from '../../../src/history/sync-run.js';
 import { createLogger } from '../../../src/logger.js';
@@ -15,32 +20,34 @@ export interface ChildJob {
   historyMonths: number;
 }
 
-const job = JSON.parse(process.argv[2]!) as ChildJob;
-const startRssMb = process.memoryUsage.rss() / 2 ** 20;
-// The client needs only the simulator's address, token and clock.
-const sim = { url: job.url, token: job.token, clock: { now: () => job.now } } as unknown as Simulator;
-const client = clientFor(sim);
-const log = createLogger(
-  'warn',
-  (t) => t,
-  (line) => process.stderr.write(`${line}\n`),
-);
-const history = await attachHistory(client, { history: job.store, cacheDir: undefined, demo: false }, log);
-if (!history) throw new Error('the history store did not open');
-const loadedRssMb = process.memoryUsage.rss() / 2 ** 20;
-const outcome = await syncOnce(
-  client,
-  history.source,
-  { historyDays: job.historyDays, historyMonths: job.historyMonths, syncShare: 0.8 },
-  {},
-);
-await history.close();
-await client.close();
-process.stdout.write(
-  `${JSON.stringify({
-    outcome,
-    startRssMb,
-    loadedRssMb,
-    peakRssMb: process.resourceUsage().maxRSS / 1024,
-  })}\n`,
-);
+if (isMainThread) {
+  const code = await syncInThread(fileURLToPath(import.meta.url), [process.argv[2]!], (line) =>
+    process.stderr.write(`${line}\n`),
+  );
+  process.stdout.write(`${JSON.stringify({ code, peakRssMb: process.resourceUsage().maxRSS / 1024 })}\n`);
+} else await syncHere();
+
+async function syncHere(): Promise<void> {
+  const job = JSON.parse(process.argv.at(-1)!) as ChildJob;
+  const startRssMb = process.memoryUsage.rss() / 2 ** 20;
+  // The client needs only the simulator's address, token and clock.
+  const sim = { url: job.url, token: job.token, clock: { now: () => job.now } } as unknown as Simulator;
+  const client = clientFor(sim);
+  const log = createLogger(
+    'warn',
+    (t) => t,
+    (line) => process.stderr.write(`${line}\n`),
+  );
+  const history = await attachHistory(client, { history: job.store, cacheDir: undefined, demo: false }, log);
+  if (!history) throw new Error('the history store did not open');
+  const loadedRssMb = process.memoryUsage.rss() / 2 ** 20;
+  const outcome = await syncOnce(
+    client,
+    history.source,
+    { historyDays: job.historyDays, historyMonths: job.historyMonths, syncShare: 0.8 },
+    {},
+  );
+  await history.close();
+  await client.close();
+  process.stdout.write(`${JSON.stringify({ outcome, startRssMb, loadedRssMb })}\n`);
+}

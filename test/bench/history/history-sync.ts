@@ -120,7 +120,13 @@ export async function childSync(rig: HistoryRig, settings: { historyDays: number
     );
   });
   const ms = performance.now() - t0;
-  const child = JSON.parse(out.trim().split('\n').at(-1)!) as {
+  // The sync's thread prints its outcome, then the main thread the process's peak RSS.
+  const [thread, main] = out
+    .trim()
+    .split('\n')
+    .slice(-2)
+    .map((line) => JSON.parse(line));
+  const child = { ...thread, ...main } as {
     outcome: { ran: true; result: SyncResult } | { ran: false; reason: string };
     loadedRssMb: number;
     peakRssMb: number;
