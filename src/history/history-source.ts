@@ -13,8 +13,8 @@ import { datasetById, datasetsOfRequest, type Dataset } from './datasets.js';
 import type { HistoryStore, NewBlock } from './history-store.js';
 import { blockExpiry, isWholeMonth, lastStorableDay } from './store-rules.js';
 import { sourcesOf, type Source } from './serving.js';
-import { hasRollups, rollupSums } from './cost-rollups.js';
-import { digestId, digestSources, readDigest } from './digests.js';
+import { hasRollups, rollupSums } from './derived/cost-rollups.js';
+import { digestId, digestSources, readDigest } from './derived/digests.js';
 
 type Row = Record<string, unknown>;
 
@@ -62,7 +62,11 @@ export class HistorySource implements HistoryPort {
     const chosen: Array<{ source: Source; start: number; end: number; fetched_at: string; expires_at: number | null }> =
       [];
     for (const source of sources) {
-      for (const b of await this.store.blocks(source.dataset.id, start, end, now)) {
+      // Longest first: aligned spans of halving lengths then cover what is left with the fewest blocks.
+      const held = (await this.store.blocks(source.dataset.id, start, end, now)).sort(
+        (a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start,
+      );
+      for (const b of held) {
         const inside = b.start >= start && b.end <= end;
         const overlaps = chosen.some((c) => b.start <= c.end && b.end >= c.start);
         if (inside && !overlaps) chosen.push({ source, ...b });

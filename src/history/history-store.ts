@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { HistoryTables } from './store-tables.js';
 import type { Grain } from './datasets.js';
-import { DIGESTED, PeopleIndex, digestId, digestSums, storeDigest, type DigestSums } from './digests.js';
+import { DIGESTED, PeopleIndex, digestId, digestSums, storeDigest, type DigestSums } from './derived/digests.js';
+import { dropSpans } from './derived/spans.js';
 import { CHUNK, clear, insertBlock, insertRows, readParts, readRows, rowValues } from './store-rows.js';
 
 /** A stored block: a day or a calendar month of one dataset. */
@@ -95,6 +96,7 @@ export class HistoryStore {
       settle = numbered.settle;
       for (const [i, b] of blocks.entries()) {
         await clear(tx, b);
+        await dropSpans(tx, b.dataset, b.start, b.end);
         await insertRows(tx, b.dataset, b, b.items, 0);
         await insertBlock(tx, b, b.items.length);
         const digest = digests[i];
@@ -156,6 +158,7 @@ export class HistoryStore {
       settle = numbered.settle;
       for (const [i, b] of blocks.entries()) {
         await clear(tx, b);
+        await dropSpans(tx, b.dataset, b.start, b.end);
         await tx
           .updateTable('history_rows')
           .set({ dataset: b.dataset })
@@ -169,6 +172,7 @@ export class HistoryStore {
         for (const d of rollups) {
           const at = { ...b, dataset: d.id };
           await clear(tx, at);
+          await dropSpans(tx, d.id, b.start, b.end);
           await insertRows(tx, d.id, at, d.rows, 0);
           await insertBlock(tx, at, d.rows.length);
         }

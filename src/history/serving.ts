@@ -1,6 +1,7 @@
 import type { CostQuery } from '../upstream/endpoints/cost-analytics.js';
-import { answersAsIs, costProjection, rollupDataset, rollupsFor } from './cost-rollups.js';
+import { answersAsIs, costProjection, rollupDataset, rollupsFor } from './derived/cost-rollups.js';
 import { datasetById, type Dataset } from './datasets.js';
+import { spanOf } from './derived/spans.js';
 
 type Row = Record<string, unknown>;
 
@@ -20,8 +21,14 @@ const without =
       return out;
     });
 
+/** The spans summing a day dataset, read the same way, where the question is not by day. */
+const spans = (datasetId: string, project: Source['project']): Source[] => {
+  const dataset = spanOf(datasetId);
+  return dataset ? [{ dataset, project }] : [];
+};
+
 /**
- * The stored datasets that answer a request, months before days: the fewest blocks cover its days.
+ * The stored datasets that answer a request, months before spans before days: the fewest blocks cover its days.
  * Null when the store keeps nothing that answers it (the request goes live as before).
  */
 export function sourcesOf(listingName: string, params: Row): Source[] | null {
@@ -34,13 +41,14 @@ export function sourcesOf(listingName: string, params: Row): Source[] | null {
     case 'daily-user-activity-by-editor-language':
       return [plain('editor-language')];
     case 'user-activity':
-      return [plain('user-activity-months'), plain('user-activity')];
+      return [plain('user-activity-months'), ...spans('user-activity', same), plain('user-activity')];
     case 'credit-usage-by-user': {
       const model = params.by_model === true ? [] : ['model_name'];
       const days = { dataset: datasetById('credits-by-date-model'), project: without(...model) };
       if (params.by_date === true) return [days];
       return [
         { dataset: datasetById('credits-by-model-months'), project: without(...model) },
+        ...spans(days.dataset.id, without(...model)),
         { dataset: days.dataset, project: without('date', ...model) },
       ];
     }
@@ -50,15 +58,17 @@ export function sourcesOf(listingName: string, params: Row): Source[] | null {
       const project = costProjection(query, byDay);
       const days: Source = { dataset: datasetById('cost-by-day'), project };
       // A rollup (fewer rows, summed when stored) answers first where it holds what the question needs.
-      const rollup = (from: string): Source[] => {
+      const rollup = (from: string, summed = false): Source[] => {
         const best = rollupsFor(query, from)[0];
-        return best ? [{ dataset: rollupDataset(best), project: answersAsIs(best, query) ? same : project }] : [];
+        if (!best) return [];
+        const source = { dataset: rollupDataset(best), project: answersAsIs(best, query) ? same : project };
+        return summed ? [...spans(best.id, source.project), source] : [source];
       };
       if (byDay) return [...rollup('cost-by-day'), days];
       return [
         ...rollup('cost-total-months'),
         { dataset: datasetById('cost-total-months'), project },
-        ...rollup('cost-by-day'),
+        ...rollup('cost-by-day', true),
         days,
       ];
     }

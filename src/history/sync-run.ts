@@ -1,5 +1,6 @@
 import type { AnalyticsClient } from '../upstream/client.js';
 import type { HistorySource } from './history-source.js';
+import { buildSpans } from './derived/spans.js';
 import { runSync, type SyncOptions, type SyncResult } from './sync.js';
 import { SyncLock } from './sync-lock.js';
 
@@ -39,6 +40,8 @@ export async function syncOnce(
       signal: options.signal,
       onProgress: options.onProgress,
     });
+    // The days stored (by this sync, or as answers passed) summed into spans: long ranges then read a few blocks.
+    await buildSpans(source.store.db, options.signal);
     if (options.after && result.failed.length === 0 && !options.signal?.aborted) await options.after();
     return { ran: true, result };
   } finally {

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DATASETS } from '../../../src/history/datasets.js';
 import { attachHistory, type RuntimeHistory } from '../../../src/history/runtime-history.js';
 import { createLogger } from '../../../src/logger.js';
 import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
@@ -70,9 +69,12 @@ export async function postgresCopy(rig: HistoryRig, url: string): Promise<Histor
   const history = await attachHistory(client, { history: url, cacheDir: undefined, demo: false }, quiet);
   if (!history) throw new Error(`PostgreSQL at ${url} did not open`);
   const from = rig.history.source.store;
-  for (const dataset of DATASETS) {
-    for (const b of await from.blocks(dataset.id, 0, 1_000_000)) {
-      const items = await from.rows(dataset.id, b.start, b.end);
+  // Every stored dataset (rollups and spans too); digests are written anew by \`put\`, in this store's numbering.
+  const held = await from.db.selectFrom('history_blocks').select('dataset').distinct().execute();
+  for (const { dataset } of held) {
+    if (dataset.startsWith('digest:')) continue;
+    for (const b of await from.blocks(dataset, 0, 1_000_000)) {
+      const items = await from.rows(dataset, b.start, b.end);
       await history.source.store.put([{ ...b, items }]);
     }
   }

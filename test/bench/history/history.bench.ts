@@ -1,6 +1,7 @@
 import { RATE_LIMITS } from '../../../src/contract/limits.js';
 import { earliestDay } from '../../../src/domain/dates.js';
 import { monthOf } from '../../../src/history/store-rules.js';
+import { buildSpans } from '../../../src/history/derived/spans.js';
 import { backfillDays, backfillMonths, printBackfill, type BackfillRow } from './history-backfill.js';
 import { replicate } from './history-replicate.js';
 import { historyRig, postgresCopy, type HistoryRig } from './history-fixture.js';
@@ -107,6 +108,13 @@ export async function benchHistory(print: Print): Promise<void> {
       // Nor does 50,000: its 90 days would be some 20 GB.
       const copy = (process.env.BENCH_HISTORY_REPLICATE ?? (quick || plan.days < 90 ? '0' : '1')) !== '0';
       const copied = copy ? await replicate(rig, 90, 24) : 0;
+      // What a sync does after storing days: sums them into spans (the copied days have none yet).
+      const t0 = performance.now();
+      const spans = await buildSpans(rig.history.source.store.db);
+      say(
+        `  spans built from the stored days: ${spans} in ${((performance.now() - t0) / 1000).toFixed(1)} s (measured); ` +
+          `the store is then ${mb(bytesOnDisk(rig.file!))}`,
+      );
       const known = rig.client.days();
       const sets = copy
         ? questionSets(known.published, firstMonth(known.today), quick)

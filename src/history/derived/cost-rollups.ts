@@ -1,6 +1,6 @@
-import type { GroupByKey } from '../contract/enums.js';
-import { addCostMetrics, type CostPoint, type CostQuery } from '../upstream/endpoints/cost-analytics.js';
-import { datasetById, type Dataset } from './datasets.js';
+import type { GroupByKey } from '../../contract/enums.js';
+import { addCostMetrics, type CostPoint, type CostQuery } from '../../upstream/endpoints/cost-analytics.js';
+import { datasetById, type Dataset } from '../datasets.js';
 
 type Row = Record<string, unknown>;
 

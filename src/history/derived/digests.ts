@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { DigestName } from '../upstream/history-port.js';
-import type { HistoryTables } from './store-tables.js';
-import { clear, identityOf } from './store-rows.js';
+import type { DigestName } from '../../upstream/history-port.js';
+import type { HistoryTables } from '../store-tables.js';
+import { clear, identityOf } from '../store-rows.js';
 
 /**
  * Digests: per stored block, one row of what the insights tools read of it, summed per identity and written in

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readDigest } from '../../src/history/digests.js';
-import { storedHarness, type StoredHarness } from '../helpers/history.js';
+import { readDigest } from '../../../src/history/derived/digests.js';
+import { storedHarness, type StoredHarness } from '../../helpers/history.js';
 
 type Row = Record<string, any>;
 
