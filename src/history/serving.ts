@@ -21,14 +21,15 @@ const without =
       return out;
     });
 
-/** The spans summing a day dataset, read the same way, where the question is not by day. */
+/** The spans summing a dataset of days or months, read the same way, where the question is not by day. */
 const spans = (datasetId: string, project: Source['project']): Source[] => {
   const dataset = spanOf(datasetId);
   return dataset ? [{ dataset, project }] : [];
 };
 
 /**
- * The stored datasets that answer a request, months before spans before days: the fewest blocks cover its days.
+ * The stored datasets that answer a request, runs of months, months, runs of days, then days: the fewest blocks
+ * cover its days.
  * Null when the store keeps nothing that answers it (the request goes live as before).
  */
 export function sourcesOf(listingName: string, params: Row): Source[] | null {
@@ -41,12 +42,18 @@ export function sourcesOf(listingName: string, params: Row): Source[] | null {
     case 'daily-user-activity-by-editor-language':
       return [plain('editor-language')];
     case 'user-activity':
-      return [plain('user-activity-months'), ...spans('user-activity', same), plain('user-activity')];
+      return [
+        ...spans('user-activity-months', same),
+        plain('user-activity-months'),
+        ...spans('user-activity', same),
+        plain('user-activity'),
+      ];
     case 'credit-usage-by-user': {
       const model = params.by_model === true ? [] : ['model_name'];
       const days = { dataset: datasetById('credits-by-date-model'), project: without(...model) };
       if (params.by_date === true) return [days];
       return [
+        ...spans('credits-by-model-months', without(...model)),
         { dataset: datasetById('credits-by-model-months'), project: without(...model) },
         ...spans(days.dataset.id, without(...model)),
         { dataset: days.dataset, project: without('date', ...model) },
@@ -66,7 +73,7 @@ export function sourcesOf(listingName: string, params: Row): Source[] | null {
       };
       if (byDay) return [...rollup('cost-by-day'), days];
       return [
-        ...rollup('cost-total-months'),
+        ...rollup('cost-total-months', true),
         { dataset: datasetById('cost-total-months'), project },
         ...rollup('cost-by-day', true),
         days,

@@ -5,24 +5,35 @@ import { mergeCreditUsage } from '../../upstream/endpoints/credit-usage-by-user.
 import { mergeUserActivity } from '../../upstream/endpoints/user-activity.js';
 import { formatDay } from '../../util/utc-date.js';
 import { datasetById, type Dataset } from '../datasets.js';
-import { clear, insertBlock, insertRows, readRows } from '../store-rows.js';
+import { clear, insertBlock, insertRows, readParts } from '../store-rows.js';
 import type { HistoryTables } from '../store-tables.js';
 import { ROLLUPS, rollupDataset } from './cost-rollups.js';
 
 /**
- * Spans: stored days summed per identity over aligned runs of 4 to 128 days (a span of 2^k days starts on a day
- * number divisible by 2^k), built from the stored days by `buildSpans` after a sync. Sums over disjoint days add
- * up exactly and the merges keep rows in order of first appearance, so a range read as a few spans and days is
- * the same answer as its days read one by one, from a few blocks instead of up to 90 of them.
+ * Spans: stored days (and months) summed per identity over aligned runs of 4 to 128 days (and 2 to 16 months):
+ * a run of 2^k units starts on a unit number divisible by 2^k. `buildSpans` builds them after a sync. Sums over
+ * disjoint days add up exactly and the merges keep rows in order of first appearance, so a range read as a few
+ * runs, months and days is the same answer as its days read one by one, from a few blocks instead of up to 90.
  */
 
 type Row = Record<string, unknown>;
 type Db = Kysely<HistoryTables>;
 
+/** Days, or calendar months numbered from year 0 (a month's number is year × 12 + month). */
+type Unit = 'day' | 'month';
+const monthNumber = (day: number) => {
+  const d = new Date(day * 86_400_000);
+  return d.getUTCFullYear() * 12 + d.getUTCMonth();
+};
+const unitOf = (unit: Unit, day: number) => (unit === 'day' ? day : monthNumber(day));
+
 interface SpanKind {
   id: string;
-  /** The day dataset (or cost rollup) it sums. */
+  /** The dataset (or cost rollup) it sums, of days or of months. */
   from: Dataset;
+  unit: Unit;
+  /** The lengths of its runs, in units: the first level is summed from `from`, each next from two of the one below. */
+  levels: number[];
   merge(parts: Row[][], span: DayRange): Row[];
 }
 
@@ -32,53 +43,57 @@ const withoutDate = (rows: Row[]) =>
     return rest;
   });
 
+const userActivitySums = (parts: Row[][]) => mergeUserActivity(parts as never) as unknown as Row[];
+// Per identity and model, without the day: the rows of a credit question that is not by date.
+const creditSums = (parts: Row[][]) => mergeCreditUsage(parts.map(withoutDate) as never) as unknown as Row[];
+// Totals over the run, as a month's are: one point per group, dated by the run.
+const costSums = (parts: Row[][], span: DayRange) =>
+  mergeCostPoints(
+    parts as unknown as CostPoint[][],
+    { start_date: formatDay(span.start), end_date: formatDay(span.end) },
+    false,
+  ) as unknown as Row[];
+
+/** Runs of 4 to 128 days: a range of up to 90 days is a few of them and at most 3 days at each end. */
+const DAY_LEVELS = [4, 8, 16, 32, 64, 128];
+/** Runs of 2 to 16 months: two years are a few of them. */
+const MONTH_LEVELS = [2, 4, 8, 16];
+
+const kind = (from: Dataset, unit: Unit, merge: SpanKind['merge']): SpanKind => ({
+  id: `span:${from.id}`,
+  from,
+  unit,
+  levels: unit === 'day' ? DAY_LEVELS : MONTH_LEVELS,
+  merge,
+});
+
 const KINDS: readonly SpanKind[] = [
-  {
-    id: 'span:user-activity',
-    from: datasetById('user-activity'),
-    merge: (parts) => mergeUserActivity(parts as never) as unknown as Row[],
-  },
-  {
-    // Per identity and model, without the day: the rows of a credit question that is not by date.
-    id: 'span:credits-by-date-model',
-    from: datasetById('credits-by-date-model'),
-    merge: (parts) => mergeCreditUsage(parts.map(withoutDate) as never) as unknown as Row[],
-  },
-  ...ROLLUPS.filter((r) => r.from === 'cost-by-day').map((r): SpanKind => ({
-    // Totals over the span, as a month's are: one point per group, dated by the span.
-    id: `span:${r.id}`,
-    from: rollupDataset(r),
-    merge: (parts, span) =>
-      mergeCostPoints(
-        parts as unknown as CostPoint[][],
-        { start_date: formatDay(span.start), end_date: formatDay(span.end) },
-        false,
-      ) as unknown as Row[],
-  })),
+  kind(datasetById('user-activity'), 'day', userActivitySums),
+  kind(datasetById('user-activity-months'), 'month', userActivitySums),
+  kind(datasetById('credits-by-date-model'), 'day', creditSums),
+  kind(datasetById('credits-by-model-months'), 'month', creditSums),
+  ...ROLLUPS.map((r) => kind(rollupDataset(r), r.from === 'cost-by-day' ? 'day' : 'month', costSums)),
 ];
 
-/** Spans of 2^2 to 2^7 days: a range of up to 90 days is a few of them and at most 3 days at each end. */
-const LEVELS = [2, 3, 4, 5, 6, 7];
-
-/** The spans summing a day dataset (or cost rollup), as a dataset the cover reads like any other. */
+/** The spans summing a dataset (or cost rollup) of days or months, as a dataset the cover reads like any other. */
 export function spanOf(datasetId: string): Dataset | undefined {
-  const kind = KINDS.find((k) => k.from.id === datasetId);
-  return kind && { ...kind.from, id: kind.id };
+  const found = KINDS.find((k) => k.from.id === datasetId);
+  return found && { ...found.from, id: found.id };
 }
 
 /** Spans overlapping days that are written again are dropped, in the same transaction: a span never outlives its days. */
 export async function dropSpans(db: Db, dataset: string, start: number, end: number): Promise<void> {
-  const ids = KINDS.filter((k) => k.from.id === dataset).map((k) => k.id);
-  if (ids.length === 0) return;
-  const longest = 2 ** LEVELS.at(-1)!;
-  for (const table of ['history_rows', 'history_blocks'] as const)
-    await db
-      .deleteFrom(table)
-      .where('dataset', 'in', ids)
-      .where('start_day', '>=', start - longest)
-      .where('start_day', '<=', end)
-      .where('end_day', '>=', start)
-      .execute();
+  for (const k of KINDS.filter((k) => k.from.id === dataset)) {
+    const longest = k.levels.at(-1)! * (k.unit === 'day' ? 1 : 31);
+    for (const table of ['history_rows', 'history_blocks'] as const)
+      await db
+        .deleteFrom(table)
+        .where('dataset', '=', k.id)
+        .where('start_day', '>=', start - longest)
+        .where('start_day', '<=', end)
+        .where('end_day', '>=', start)
+        .execute();
+  }
 }
 
 interface Held {
@@ -87,8 +102,8 @@ interface Held {
   fetched_at: string;
 }
 
-/** The final (never expiring) blocks of a dataset, of one length, by their first day. */
-async function finalBlocks(db: Db, dataset: string, length: number): Promise<Map<number, Held>> {
+/** The final (never expiring) blocks of a dataset that are `length` units long, by their first unit. */
+async function finalBlocks(db: Db, dataset: string, unit: Unit, length: number): Promise<Map<number, Held>> {
   const rows = await db
     .selectFrom('history_blocks')
     .select(['start_day', 'end_day', 'fetched_at', 'expires_at'])
@@ -98,7 +113,9 @@ async function finalBlocks(db: Db, dataset: string, length: number): Promise<Map
   const out = new Map<number, Held>();
   for (const r of rows) {
     const [start, end] = [Number(r.start_day), Number(r.end_day)];
-    if (end - start + 1 === length && r.expires_at === null) out.set(start, { start, end, fetched_at: r.fetched_at });
+    const first = unitOf(unit, start);
+    if (unitOf(unit, end) - first + 1 === length && r.expires_at === null)
+      out.set(first, { start, end, fetched_at: r.fetched_at });
   }
   return out;
 }
@@ -109,31 +126,33 @@ async function finalBlocks(db: Db, dataset: string, length: number): Promise<Map
  */
 export async function buildSpans(db: Db, signal?: AbortSignal): Promise<number> {
   let built = 0;
-  for (const kind of KINDS) {
-    for (const level of LEVELS) {
-      const size = 2 ** level;
-      const partSize = level === LEVELS[0] ? 1 : size / 2;
-      const partsFrom = level === LEVELS[0] ? kind.from.id : kind.id;
-      const parts = await finalBlocks(db, partsFrom, partSize);
-      const have = await finalBlocks(db, kind.id, size);
+  for (const k of KINDS) {
+    for (const [i, size] of k.levels.entries()) {
+      const partSize = i === 0 ? 1 : k.levels[i - 1]!;
+      const partsFrom = i === 0 ? k.from.id : k.id;
+      const parts = await finalBlocks(db, partsFrom, k.unit, partSize);
+      const have = await finalBlocks(db, k.id, k.unit, size);
       for (const first of parts.keys()) {
         if (signal?.aborted) return built;
         if (first % size !== 0 || have.has(first)) continue;
         const run: Held[] = [];
-        for (let d = first; d < first + size; d += partSize) if (parts.has(d)) run.push(parts.get(d)!);
+        for (let u = first; u < first + size; u += partSize) if (parts.has(u)) run.push(parts.get(u)!);
         if (run.length !== size / partSize) continue;
-        if (await writeSpan(db, kind, partsFrom, run)) built++;
+        if (await writeSpan(db, k, partsFrom, run)) built++;
       }
     }
   }
   return built;
 }
 
-async function writeSpan(db: Db, kind: SpanKind, partsFrom: string, run: Held[]): Promise<boolean> {
+async function writeSpan(db: Db, k: SpanKind, partsFrom: string, run: Held[]): Promise<boolean> {
   const span = { start: run[0]!.start, end: run.at(-1)!.end };
-  const rows: Row[][] = [];
-  for (const p of run) rows.push(await readRows(db, partsFrom, p.start, p.end));
-  const items = kind.merge(rows, span);
+  // The running sums and one part of a block at a time (merges are associative): a sync's heap stays small.
+  let items: Row[] = [];
+  for (const p of run)
+    await readParts(db, { dataset: partsFrom, ...p }, (rows) => {
+      items = k.merge([items, rows], span);
+    });
   const fetched_at = run.map((p) => p.fetched_at).reduce((a, b) => (a <= b ? a : b));
   return db.transaction().execute(async (tx) => {
     const now = await tx
@@ -146,10 +165,10 @@ async function writeSpan(db: Db, kind: SpanKind, partsFrom: string, run: Held[])
       .execute();
     const same = run.every((p) => now.some((n) => Number(n.start_day) === p.start && n.fetched_at === p.fetched_at));
     if (!same) return false;
-    const at = { dataset: kind.id, ...span };
+    const at = { dataset: k.id, ...span };
     await clear(tx, at);
-    await insertRows(tx, kind.id, at, items, 0);
-    await insertBlock(tx, { ...at, grain: 'day', fetched_at, expires_at: null }, items.length);
+    await insertRows(tx, k.id, at, items, 0);
+    await insertBlock(tx, { ...at, grain: k.from.grain, fetched_at, expires_at: null }, items.length);
     return true;
   });
 }

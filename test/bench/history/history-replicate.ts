@@ -1,5 +1,6 @@
 import { earliestDay } from '../../../src/domain/dates.js';
 import { DATASETS } from '../../../src/history/datasets.js';
+import { ROLLUPS, rollupDataset } from '../../../src/history/derived/cost-rollups.js';
 import { lastStorableDay, monthOf } from '../../../src/history/store-rules.js';
 import { formatDay } from '../../../src/util/utc-date.js';
 import type { HistoryRig } from './history-fixture.js';
@@ -25,7 +26,8 @@ export async function replicate(rig: HistoryRig, days: number, months: number): 
   const store = rig.history.source.store;
   const published = rig.client.days();
   let written = 0;
-  for (const dataset of DATASETS) {
+  // The cost rollups too: a sync writes them with their blocks, and `put` writes only the blocks it is given.
+  for (const dataset of [...DATASETS, ...ROLLUPS.map(rollupDataset)]) {
     const held = (await store.blocks(dataset.id, 0, 1_000_000)).filter((b) =>
       dataset.grain === 'day' ? b.start === b.end : b.start !== b.end,
     );

@@ -30,6 +30,21 @@ const SUMS: Record<string, { from: string; key(r: Row): string; values(r: Row): 
     key: (r) => `${who(r)}|${r.model_name}`,
     values: (r) => [BigInt(r.credits_consumed)],
   },
+  'span:user-activity-months': {
+    from: 'user-activity-months',
+    key: who,
+    values: (r) => [BigInt(r.active_days), ...Object.values(r.metrics as Record<string, number>).map(BigInt)],
+  },
+  'span:credits-by-model-months': {
+    from: 'credits-by-model-months',
+    key: (r) => `${who(r)}|${r.model_name}`,
+    values: (r) => [BigInt(r.credits_consumed)],
+  },
+  'span:cost-total-months-by-user': {
+    from: 'cost-total-months-by-user',
+    key: who,
+    values: (r) => Object.values(r.cost_metrics as Record<string, string | number>).map(nano),
+  },
   'span:cost-by-day-by-user': {
     from: 'cost-by-day-by-user',
     key: who,
@@ -50,58 +65,70 @@ function summed(spec: (typeof SUMS)[string], rows: Row[]): Map<string, string> {
 
 const sorted = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).sort();
 
+const monthNumber = (day: number) => {
+  const d = new Date(day * 86_400_000);
+  return d.getUTCFullYear() * 12 + d.getUTCMonth();
+};
+
 const DAY = (d: number) => new Date(d * 86_400_000).toISOString().slice(0, 10);
 
 describe.each(['sqlite', 'postgres'] as const)('spans: stored days summed over aligned runs (%s)', (engine) => {
   let stored: StoredHarness;
   beforeAll(async () => {
-    stored = await storedHarness({ historyDays: 40, historyMonths: 0, engine }, { sim: { users: 60 } });
+    stored = await storedHarness({ historyDays: 40, historyMonths: 5, engine }, { sim: { users: 60 } });
   }, 180_000);
   afterAll(async () => {
     await stored?.close();
   });
 
-  it('are built by the sync, aligned, each holding the exact sums of its days', async () => {
+  it('are built by the sync, aligned, each holding the exact sums of the days or months it runs over', async () => {
     const store = stored.history.source.store;
     for (const [id, spec] of Object.entries(SUMS)) {
+      const months = id.includes('months');
       const spans = await store.blocks(id, 0, 1e6);
-      expect(spans.length, id).toBeGreaterThanOrEqual(5);
+      expect(spans.length, id).toBeGreaterThanOrEqual(months ? 1 : 5);
       const lengths = new Set<number>();
       for (const s of spans) {
-        const length = s.end - s.start + 1;
+        // Its parts, the days or months of the dataset it sums, tile it exactly.
+        const parts = await store.blocks(spec.from, s.start, s.end);
+        expect(parts[0]!.start, id).toBe(s.start);
+        for (const [i, p] of parts.entries()) if (i > 0) expect(p.start, id).toBe(parts[i - 1]!.end + 1);
+        expect(parts.at(-1)!.end, id).toBe(s.end);
+        const length = months ? parts.length : s.end - s.start + 1;
         lengths.add(length);
-        expect([4, 8, 16, 32, 64, 128], id).toContain(length);
-        expect(s.start % length, id).toBe(0);
+        expect(months ? [2, 4, 8, 16] : [4, 8, 16, 32, 64, 128], id).toContain(length);
+        expect((months ? monthNumber(s.start) : s.start) % length, id).toBe(0);
         expect(s.expires_at).toBeNull();
-        const days: Row[] = [];
-        for (let d = s.start; d <= s.end; d++) {
-          const [day] = await store.blocks(spec.from, d, d);
-          expect(day?.start === d && day.end === d, `${id} ${DAY(d)}`).toBe(true);
-          days.push(...(await store.rows(spec.from, d, d)));
-        }
-        expect(summed(spec, await store.rows(id, s.start, s.end)), `${id} ${DAY(s.start)}`).toEqual(summed(spec, days));
+        const rows: Row[] = [];
+        for (const p of parts) rows.push(...(await store.rows(spec.from, p.start, p.end)));
+        expect(summed(spec, await store.rows(id, s.start, s.end)), `${id} ${DAY(s.start)}`).toEqual(summed(spec, rows));
       }
-      expect(lengths.size, id).toBeGreaterThanOrEqual(3);
+      expect(lengths.size, id).toBeGreaterThanOrEqual(months ? 1 : 3);
     }
   });
 
   it('answer a range in a few blocks, the same rows as the live path', async () => {
     const client = stored.upstream;
-    const end = client.days().published - 3;
-    const days = { start: end - 33, end };
-    const questions: Array<[unknown, Row]> = [
+    const published = client.days().published;
+    const [oldestMonth] = await stored.history.source.store.blocks('user-activity-months', 0, 1e6);
+    const ranges = [
+      { start: published - 36, end: published - 3 },
+      // Whole months and more: runs of months, months and days.
+      { start: oldestMonth!.start, end: published - 1 },
+    ];
+    const questions = ranges.flatMap((days): Array<[unknown, Row]> => [
       [userActivity, { days }],
       [creditUsageByUser, { days }],
       [creditUsageByUser, { days, by_model: true }],
       [costAnalytics, { days, group_by_keys: ['COST_ANALYTICS_GROUP_BY_USER'] }],
       [costAnalytics, { days, group_by_keys: ['COST_ANALYTICS_GROUP_BY_RESOURCE'] }],
       [costAnalytics, { days }],
-    ];
+    ]);
     for (const [listing, args] of questions) {
       const fromStore = await client.list(listing as never, args as never);
       const live = await client.list(listing as never, args as never, { liveOnly: true, uncached: true });
       expect(fromStore.freshness.source).toBe('history');
-      // 34 days: at most 3 days at each end and two spans of each length between.
+      // At most 3 days at each end, and two runs of each length between (or months and runs of them).
       expect(fromStore.windows).toBeLessThanOrEqual(11);
       // The upstream orders a range its own way; the tools sort what they show.
       expect(sorted(fromStore.data)).toEqual(sorted(live.data));
