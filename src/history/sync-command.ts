@@ -172,6 +172,7 @@ export async function syncCommandBody(
     say('interrupted: what was stored stays, the next run resumes');
     return EXIT_FAILURE;
   }
+  if (result.spans) say(`${count(result.spans, 'run')} of stored days or months summed, for long ranges`);
   say(
     `done in ${duration(Date.now() - started)}: ${count(result.blocks, 'block')} stored, ${count(result.requests, 'request')}`,
   );

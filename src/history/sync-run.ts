@@ -41,7 +41,7 @@ export async function syncOnce(
       onProgress: options.onProgress,
     });
     // The days stored (by this sync, or as answers passed) summed into spans: long ranges then read a few blocks.
-    await buildSpans(source.store.db, options.signal);
+    result.spans = await buildSpans(source.store.db, options.signal);
     if (options.after && result.failed.length === 0 && !options.signal?.aborted) await options.after();
     return { ran: true, result };
   } finally {

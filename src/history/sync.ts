@@ -21,6 +21,8 @@ export interface SyncResult {
   /** Requests not tried because the upstream refused the credential or was down: the next run makes them. */
   skipped: number;
   byGroup: Record<string, { blocks: number; requests: number; ms: number }>;
+  /** Runs of stored days or months summed after the sync (see derived/spans.ts). */
+  spans: number;
 }
 
 const DAY_FORMAT = (d: number) => new Date(d * 86_400_000).toISOString().slice(0, 10);
@@ -58,7 +60,7 @@ export async function runSync(
     options.onProgress,
     (g) => client.limiters.config[g].perMinute * options.share,
   );
-  const result: SyncResult = { blocks: 0, requests: 0, failed: [], skipped: 0, byGroup: {} };
+  const result: SyncResult = { blocks: 0, requests: 0, failed: [], skipped: 0, byGroup: {}, spans: 0 };
   let fatal = false;
   await Promise.all(
     [...plan].map(async ([group, tasks]) => {

@@ -13,6 +13,7 @@ import { createServer } from '../../src/mcp/server.js';
 import { Pseudonymizer } from '../../src/privacy/pii.js';
 import { historyRig, type HistoryRig } from './history/history-fixture.js';
 import { quantile } from './history/history-queries.js';
+import { profiled } from './cpu-profile.js';
 
 /** Days the default question reads: the last 30 complete days and the 28 before each, and today's credits. */
 const DAYS = 60;
@@ -106,12 +107,14 @@ export async function benchAnomalies(print: (line: string) => void): Promise<voi
         const first = (await call()).structuredContent as { count: number; needs?: string };
         const before = rig.sim.requests().length;
         const ms: number[] = [];
-        for (let i = 0; i < RUNS; i++) {
-          await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
-          const t = performance.now();
-          await call();
-          ms.push(performance.now() - t);
-        }
+        await profiled(`find-anomalies-${users}`, async () => {
+          for (let i = 0; i < RUNS; i++) {
+            await new Promise((resolve) => setTimeout(resolve, PAUSE_MS));
+            const t = performance.now();
+            await call();
+            ms.push(performance.now() - t);
+          }
+        });
         const live = rig.sim.requests().length - before;
         const rss = process.memoryUsage().rss / 2 ** 20;
         print(

@@ -83,6 +83,12 @@ describe.each(['sqlite', 'postgres'] as const)('spans: stored days summed over a
 
   it('are built by the sync, aligned, each holding the exact sums of the days or months it runs over', async () => {
     const store = stored.history.source.store;
+    const all = await store.db
+      .selectFrom('history_blocks')
+      .select('dataset')
+      .where('dataset', 'like', 'span:%')
+      .execute();
+    expect(stored.synced.spans).toBe(all.length);
     for (const [id, spec] of Object.entries(SUMS)) {
       const months = id.includes('months');
       const spans = await store.blocks(id, 0, 1e6);
