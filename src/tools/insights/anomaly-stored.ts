@@ -3,7 +3,7 @@ import type { Freshness } from '../../domain/freshness.js';
 import type { Digest } from '../../upstream/history-port.js';
 import { identityKey, type IdentityRef } from '../../upstream/listing/merge.js';
 import type { ToolContext } from '../types.js';
-import { Unsafe, refsOf, valueOf } from './digest-sums.js';
+import { Unsafe, maxId, refsOf, valueOf } from './digest-sums.js';
 import type { Daily } from './anomaly-rules.js';
 
 /**
@@ -25,29 +25,34 @@ export class DenseDaily implements Daily {
 }
 
 /** Per identity key, the digests' values by day over `days`, all at `scale` decimals (raised where fewer). */
-function dense(digests: readonly Digest[], days: DayRange, scale: number, keyOf: Map<number, string>) {
+function dense(digests: readonly Digest[], days: DayRange, scale: number, keyOf: ReadonlyArray<string | undefined>) {
   const width = days.end - days.start + 1;
-  const arrays = new Map<number, Float64Array>();
+  // One array of every identity's days, indexed by the store's numbers; each identity's series is a view of it.
+  const top = maxId(digests);
+  const all = new Float64Array((top + 1) * width);
+  const seen = new Uint8Array(top + 1);
   const org = new Float64Array(width);
   for (const d of digests) {
     const k = 10 ** (scale - d.scale);
     const at = d.days.start - days.start;
     for (let i = 0; i < d.ids.length; i++) {
+      const id = d.ids[i]!;
       const v = valueOf(d.v[i]!) * k;
-      let a = arrays.get(d.ids[i]!);
-      if (!a) arrays.set(d.ids[i]!, (a = new Float64Array(width)));
-      a[at] = v;
+      all[id * width + at] = v;
+      seen[id] = 1;
       org[at]! += v;
     }
     org[at]! += valueOf(d.rest) * k;
     if (!Number.isSafeInteger(org[at]!)) throw new Unsafe();
   }
   const out = new Map<string, DenseDaily>();
-  for (const [id, a] of arrays) {
+  for (let id = 0; id <= top; id++) {
+    if (!seen[id]) continue;
+    const a = all.subarray(id * width, (id + 1) * width);
     let peak = 0;
-    for (const v of a) if (v > peak) peak = v;
+    for (let i = 0; i < width; i++) if (a[i]! > peak) peak = a[i]!;
     if (!Number.isSafeInteger(peak)) throw new Unsafe();
-    out.set(keyOf.get(id)!, new DenseDaily(days.start, a, peak));
+    out.set(keyOf[id]!, new DenseDaily(days.start, a, peak));
   }
   const orgDaily = new Map<number, bigint>();
   org.forEach((v, i) => orgDaily.set(days.start + i, BigInt(v)));
@@ -65,12 +70,18 @@ export async function storedIdentitySeries(ctx: Pick<ToolContext, 'client'>, day
   ]);
   if (!credits || !billed) return null;
   try {
-    const refs = await refsOf(ctx, new Set([...credits, ...billed].flatMap((d) => d.ids)));
-    const keyOf = new Map<number, string>();
+    const both = [...credits, ...billed];
+    // Which numbers appear, marked in an array: millions of ids at 50,000 people, a Set of them is slow.
+    const marked = new Uint8Array(maxId(both) + 1);
+    for (const d of both) for (const id of d.ids) marked[id] = 1;
+    const ids: number[] = [];
+    marked.forEach((m, id) => m && ids.push(id));
+    const refs = await refsOf(ctx, ids);
+    const keyOf: Array<string | undefined> = [];
     const identities = new Map<string, IdentityRef>();
     for (const [id, ref] of refs) {
       const key = identityKey(ref);
-      keyOf.set(id, key);
+      keyOf[id] = key;
       identities.set(key, ref);
     }
     const scale = Math.max(0, ...billed.map((d) => d.scale));

@@ -16,16 +16,30 @@ export const valueOf = (v: number | string): number => {
   return n;
 };
 
-/** Each identity's sum over the digests. */
+/** The largest identity number of the digests (they list their numbers ascending; numbers are dense from 1). */
+export const maxId = (digests: readonly Digest[]) => {
+  let max = 0;
+  for (const d of digests) if (d.ids.length && d.ids[d.ids.length - 1]! > max) max = d.ids[d.ids.length - 1]!;
+  return max;
+};
+
+/** Each identity's sum over the digests, added up in an array indexed by number: millions of values at 50,000 people. */
 export function sumById(digests: readonly Digest[]): Map<number, number> {
-  const out = new Map<number, number>();
+  const top = maxId(digests);
+  const sums = new Float64Array(top + 1);
+  const seen = new Uint8Array(top + 1);
   for (const d of digests)
     for (let i = 0; i < d.ids.length; i++) {
       const id = d.ids[i]!;
-      const sum = (out.get(id) ?? 0) + valueOf(d.v[i]!);
-      if (!Number.isSafeInteger(sum)) throw new Unsafe();
-      out.set(id, sum);
+      sums[id]! += valueOf(d.v[i]!);
+      seen[id] = 1;
     }
+  const out = new Map<number, number>();
+  for (let id = 0; id <= top; id++) {
+    if (!seen[id]) continue;
+    if (!Number.isSafeInteger(sums[id]!)) throw new Unsafe();
+    out.set(id, sums[id]!);
+  }
   return out;
 }
 

@@ -3,7 +3,7 @@ import type { Freshness } from '../../domain/freshness.js';
 import { formatDay } from '../../util/utc-date.js';
 import type { IdentityRef } from '../../upstream/listing/merge.js';
 import type { ToolContext } from '../types.js';
-import { Unsafe, refsOf, sumById } from './digest-sums.js';
+import { Unsafe, maxId, refsOf, sumById } from './digest-sums.js';
 
 /** An identity active before the inactive days and not in them. */
 export interface Gone {
@@ -43,11 +43,10 @@ export async function goneStored(
     const refs = await refsOf(ctx, activeDays.keys());
     const ids = [...activeDays.keys()].filter((id) => refs.has(id) && (!match || match(refs.get(id)!)));
     const creditsOf = sumById(credits);
-    // Newest day first: an identity's first day found is its last active day.
-    const last = new Map<number, string>();
-    const wanted = new Set(ids);
-    for (const d of [...(lists ?? [])].sort((a, b) => b.days.start - a.days.start))
-      for (const id of d.ids) if (wanted.has(id) && !last.has(id)) last.set(id, formatDay(d.days.start));
+    // Each identity's latest day on the daily lists, in an array by number (millions of entries at 50,000 people).
+    const lastDay = new Float64Array(ids.reduce((m, id) => Math.max(m, id), maxId(lists ?? [])) + 1);
+    for (const d of lists ?? []) for (const id of d.ids) if (d.days.start > lastDay[id]!) lastDay[id] = d.days.start;
+    const last = new Map(ids.filter((id) => lastDay[id]).map((id) => [id, formatDay(lastDay[id]!)]));
     const lastKnown = lists !== null;
     const gone = ids.map((id) => ({
       row: refs.get(id)!,

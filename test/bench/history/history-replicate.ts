@@ -17,17 +17,34 @@ function redate(rows: Row[], from: number, to: number): Row[] {
   });
 }
 
+/** The datasets the timed questions read (user activity, credits, cost by user or resource, DAU counts). */
+export const QUESTIONED = new Set([
+  'dau-count',
+  'user-activity',
+  'user-activity-months',
+  'credits-by-date-model',
+  'credits-by-model-months',
+  ...ROLLUPS.map((r) => r.id),
+]);
+
 /**
  * Fills the store up to `days` days and `months` whole months by copying the blocks a shorter sync
  * stored (a day's rows to another day, a month's to another month), so that answers from the store can
- * be timed at full volume without syncing hours. Returns the blocks written.
+ * be timed at full volume without syncing hours. `only`: the datasets copied (default all of them).
+ * Returns the blocks written.
  */
-export async function replicate(rig: HistoryRig, days: number, months: number): Promise<number> {
+export async function replicate(
+  rig: HistoryRig,
+  days: number,
+  months: number,
+  only?: ReadonlySet<string>,
+): Promise<number> {
   const store = rig.history.source.store;
   const published = rig.client.days();
   let written = 0;
   // The cost rollups too: a sync writes them with their blocks, and `put` writes only the blocks it is given.
   for (const dataset of [...DATASETS, ...ROLLUPS.map(rollupDataset)]) {
+    if (only && !only.has(dataset.id)) continue;
     const held = (await store.blocks(dataset.id, 0, 1_000_000)).filter((b) =>
       dataset.grain === 'day' ? b.start === b.end : b.start !== b.end,
     );
