@@ -4,6 +4,7 @@ import { monthOf } from '../../../src/history/store-rules.js';
 import { buildSpans } from '../../../src/history/derived/spans.js';
 import { backfillDays, backfillMonths, printBackfill, type BackfillRow } from './history-backfill.js';
 import { QUESTIONED, replicate } from './history-replicate.js';
+import { profiled } from '../cpu-profile.js';
 import { historyRig, postgresCopy, type HistoryRig } from './history-fixture.js';
 import { bytesOnDisk } from './history-sync.js';
 import { measurePacing, printPacing, type Pace } from './history-pacing.js';
@@ -26,7 +27,7 @@ async function queries(rig: HistoryRig, sets: QuestionSet[]): Promise<Timed[][]>
   // One unmeasured question first: the first read opens the file and fills the page cache.
   const warmUp = [{ ...sets[0]!, questions: sets[0]!.questions.slice(0, 1) }];
   await timeQuestions(rig, warmUp, 1);
-  const out = [await timeQuestions(rig, sets, 1)];
+  const out = [await profiled('history-sqlite', () => timeQuestions(rig, sets, 1))];
   if (process.env.BENCH_POSTGRES !== '0') {
     const pg = await postgresCopy(rig, POSTGRES);
     try {
