@@ -27,6 +27,39 @@ function format({ units, scale }: Fixed): string {
 
 /** The exact sum of decimal strings, keeping the largest number of decimals among them: "0.10" + "0.20" = "0.30". */
 export function sumDecimals(values: Iterable<string>): string {
+  const list = Array.isArray(values) ? (values as string[]) : [...values];
+  return sumSafely(list) ?? sumBig(list);
+}
+
+/**
+ * The same sum in integer units held as doubles, exact while every units value and partial sum is a safe integer
+ * (amounts up to some billions of dollars at six decimals): several times faster than BigInt, which sums the rest.
+ */
+function sumSafely(values: readonly string[]): string | undefined {
+  let units = 0;
+  let scale = 0;
+  for (const text of values) {
+    if (!DECIMAL.test(text)) return undefined;
+    const t = text.trim();
+    const dot = t.indexOf('.');
+    const places = dot < 0 ? 0 : t.length - dot - 1;
+    const next = Number(dot < 0 ? t : t.slice(0, dot) + t.slice(dot + 1));
+    if (places > scale) {
+      units *= 10 ** (places - scale);
+      scale = places;
+    }
+    const term = next * 10 ** (scale - places);
+    // Each step checked: a result beyond 2^53 is never rounded back into the safe range unnoticed.
+    if (!Number.isSafeInteger(next) || !Number.isSafeInteger(term) || !Number.isSafeInteger(units)) return undefined;
+    units += term;
+    if (!Number.isSafeInteger(units)) return undefined;
+  }
+  if (values.length === 0) return '0';
+  // -0 (a sum of "-0.00" alone) reads as the BigInt path writes it.
+  return format({ units: BigInt(units), scale });
+}
+
+function sumBig(values: readonly string[]): string {
   let total: Fixed = { units: 0n, scale: 0 };
   let any = false;
   for (const value of values) {
@@ -69,6 +102,18 @@ export function toBigInt(value: BigCount | bigint): bigint {
 export const fromBigInt: (value: bigint) => BigCount = bigIntToJson;
 
 export function sumCounts(values: Iterable<BigCount>): BigCount {
+  const list = Array.isArray(values) ? (values as BigCount[]) : [...values];
+  // Numbers while the sum stays a safe integer (as the API writes it then); BigInt from the first that is not.
+  let sum = 0;
+  for (const v of list) {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v)) return sumBigCounts(list);
+    sum += v;
+    if (!Number.isSafeInteger(sum)) return sumBigCounts(list);
+  }
+  return sum;
+}
+
+function sumBigCounts(values: readonly BigCount[]): BigCount {
   let total = 0n;
   for (const v of values) total += toBigInt(v);
   return fromBigInt(total);

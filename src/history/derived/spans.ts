@@ -5,7 +5,7 @@ import { mergeCreditUsage } from '../../upstream/endpoints/credit-usage-by-user.
 import { mergeUserActivity } from '../../upstream/endpoints/user-activity.js';
 import { formatDay } from '../../util/utc-date.js';
 import { datasetById, type Dataset } from '../datasets.js';
-import { clear, insertBlock, insertRows, readParts } from '../store-rows.js';
+import { BATCH, CHUNK, clear, insertBlock, insertRows, readParts } from '../store-rows.js';
 import type { HistoryTables } from '../store-tables.js';
 import { ROLLUPS, rollupDataset } from './cost-rollups.js';
 
@@ -150,9 +150,15 @@ async function writeSpan(db: Db, k: SpanKind, partsFrom: string, run: Held[]): P
   // The running sums and one part of a block at a time (merges are associative): a sync's heap stays small.
   let items: Row[] = [];
   for (const p of run)
-    await readParts(db, { dataset: partsFrom, ...p }, (rows) => {
-      items = k.merge([items, rows], span);
-    });
+    await readParts(
+      db,
+      { dataset: partsFrom, ...p },
+      (rows) => {
+        items = k.merge([items, rows], span);
+      },
+      // A part that is a span holds BATCH records a stored row: about as many records at a time as a day's part.
+      partsFrom === k.id ? Math.ceil(CHUNK / BATCH) : CHUNK,
+    );
   const fetched_at = run.map((p) => p.fetched_at).reduce((a, b) => (a <= b ? a : b));
   return db.transaction().execute(async (tx) => {
     const now = await tx

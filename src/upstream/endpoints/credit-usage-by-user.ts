@@ -15,11 +15,22 @@ export function mergeCreditUsage<
   T extends IdentityRef & { credits_consumed: number; date?: string; model_name?: string },
 >(windows: T[][]): T[] {
   const byKey = new Map<string, T>();
+  // Sums are copies made here, added to in place: the rows given are never changed.
+  const sums = new Set<T>();
   for (const rows of windows) {
     for (const row of rows) {
       const key = `${identityKey(row)}|${row.date ?? ''}|${row.model_name ?? ''}`;
       const seen = byKey.get(key);
-      byKey.set(key, seen ? { ...seen, credits_consumed: seen.credits_consumed + row.credits_consumed } : row);
+      if (!seen) {
+        byKey.set(key, row);
+        continue;
+      }
+      const sum = sums.has(seen) ? seen : { ...seen };
+      sum.credits_consumed += row.credits_consumed;
+      if (sum !== seen) {
+        sums.add(sum);
+        byKey.set(key, sum);
+      }
     }
   }
   return [...byKey.values()];

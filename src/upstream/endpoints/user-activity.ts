@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { defineListing } from '../endpoint.js';
-import { addMetrics, identityKey, type IdentityRef } from '../listing/merge.js';
+import { addMetricsTo, identityKey, type IdentityRef } from '../listing/merge.js';
 import { count, metricsSchema, withIdentity, type Metrics } from '../schemas.js';
 
 /** Per-identity totals: metrics and active_days summed, in order of first appearance. */
@@ -8,16 +8,23 @@ export function mergeUserActivity<T extends IdentityRef & { active_days: number;
   windows: T[][],
 ): T[] {
   const byKey = new Map<string, T>();
+  // Sums are copies made here, added to in place: the rows given are never changed.
+  const sums = new Set<T>();
   for (const rows of windows) {
     for (const row of rows) {
       const key = identityKey(row);
       const seen = byKey.get(key);
-      byKey.set(
-        key,
-        seen
-          ? { ...seen, active_days: seen.active_days + row.active_days, metrics: addMetrics(seen.metrics, row.metrics) }
-          : row,
-      );
+      if (!seen) {
+        byKey.set(key, row);
+        continue;
+      }
+      const sum = sums.has(seen) ? seen : { ...seen, metrics: { ...seen.metrics } };
+      sum.active_days += row.active_days;
+      addMetricsTo(sum.metrics, row.metrics);
+      if (sum !== seen) {
+        sums.add(sum);
+        byKey.set(key, sum);
+      }
     }
   }
   return [...byKey.values()];

@@ -8,10 +8,10 @@ export function concat<T>(windows: T[][]): T[] {
   return windows.flat();
 }
 
-export function addMetrics(a: Metrics, b: Metrics): Metrics {
-  const out = { ...a };
-  for (const f of METRIC_FIELDS) out[f] = a[f] + b[f];
-  return out;
+/** `b`'s metrics added to `sum`'s, in place. */
+export function addMetricsTo(sum: Metrics, b: Metrics): Metrics {
+  for (const f of METRIC_FIELDS) sum[f] += b[f];
+  return sum;
 }
 
 export interface IdentityRef {

@@ -63,8 +63,11 @@ export async function historyRig(options: {
   };
 }
 
-/** The rig's stored blocks copied into a PostgreSQL store on a second client of the same simulator. */
-export async function postgresCopy(rig: HistoryRig, url: string): Promise<HistoryRig> {
+/**
+ * The rig's stored blocks copied into a PostgreSQL store on a second client of the same simulator; `only`: which
+ * datasets (spans are copied with theirs).
+ */
+export async function postgresCopy(rig: HistoryRig, url: string, only?: ReadonlySet<string>): Promise<HistoryRig> {
   const client = clientFor(rig.sim);
   const history = await attachHistory(client, { history: url, cacheDir: undefined, demo: false }, quiet);
   if (!history) throw new Error(`PostgreSQL at ${url} did not open`);
@@ -72,7 +75,7 @@ export async function postgresCopy(rig: HistoryRig, url: string): Promise<Histor
   // Every stored dataset (rollups and spans too); digests are written anew by \`put\`, in this store's numbering.
   const held = await from.db.selectFrom('history_blocks').select('dataset').distinct().execute();
   for (const { dataset } of held) {
-    if (dataset.startsWith('digest:')) continue;
+    if (dataset.startsWith('digest:') || (only && !only.has(dataset.replace(/^span:/, '')))) continue;
     for (const b of await from.blocks(dataset, 0, 1_000_000)) {
       const items = await from.rows(dataset, b.start, b.end);
       await history.source.store.put([{ ...b, items }]);

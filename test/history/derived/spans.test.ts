@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSpans } from '../../../src/history/derived/spans.js';
+import { BATCH, insertRows, readParts } from '../../../src/history/store-rows.js';
 import { costAnalytics } from '../../../src/upstream/endpoints/cost-analytics.js';
 import { creditUsageByUser } from '../../../src/upstream/endpoints/credit-usage-by-user.js';
 import { userActivity } from '../../../src/upstream/endpoints/user-activity.js';
@@ -139,6 +140,20 @@ describe.each(['sqlite', 'postgres'] as const)('spans: stored days summed over a
       // The upstream orders a range its own way; the tools sort what they show.
       expect(sorted(fromStore.data)).toEqual(sorted(live.data));
     }
+  });
+
+  it('keep their records a batch to a stored row, read back whole or a part at a time, in order', async () => {
+    const store = stored.history.source.store;
+    const items = Array.from({ length: BATCH * 2 + 7 }, (_, i) => ({ user_email: `p${i}@x.example`, n: i }));
+    const at = { dataset: 'span:test', start: 4, end: 7 };
+    await store.db.transaction().execute((tx) => insertRows(tx, at.dataset, at, items, 0));
+    const held = await store.db.selectFrom('history_rows').select('seq').where('dataset', '=', at.dataset).execute();
+    expect(held.length).toBe(3);
+    expect(await store.rows(at.dataset, at.start, at.end)).toEqual(items);
+    const parts: unknown[][] = [];
+    await readParts(store.db, at, (rows) => parts.push(rows), 1);
+    expect(parts.map((p) => p.length)).toEqual([BATCH, BATCH, 7]);
+    expect(parts.flat()).toEqual(items);
   });
 
   it('are dropped with a day written again, and built again from the new day', async () => {
