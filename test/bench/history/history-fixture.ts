@@ -34,6 +34,8 @@ export async function historyRig(options: {
   rateLimit: boolean;
   client?: Partial<ClientOptions>;
   now?: string | number;
+  /** A store kept by an earlier run (BENCH_HISTORY_KEEP=1), used as it is and left in place. */
+  file?: string;
 }): Promise<HistoryRig> {
   // A distinct token per run: the PostgreSQL schema is named after the credential's fingerprint.
   const token = `bench-history-${process.pid}-${Date.now()}-${runs++}`;
@@ -45,7 +47,8 @@ export async function historyRig(options: {
   });
   const client = clientFor(sim, options.client);
   const dir = mkdtempSync(join(tmpdir(), 'oam-bench-history-'));
-  const file = join(dir, 'store', 'history.sqlite');
+  const file = options.file ?? join(dir, 'store', 'history.sqlite');
+  const keep = options.file !== undefined || process.env.BENCH_HISTORY_KEEP === '1';
   const history = await attachHistory(client, { history: file, cacheDir: undefined, demo: false }, quiet);
   if (!history) throw new Error('the history store did not open');
   return {
@@ -58,7 +61,8 @@ export async function historyRig(options: {
       await history.close();
       await client.close();
       await sim.close();
-      rmSync(dir, { recursive: true, force: true });
+      if (keep && !options.file) process.stderr.write(`  store kept: BENCH_HISTORY_FROM=${file}\n`);
+      rmSync(keep ? join(dir, 'nothing') : dir, { recursive: true, force: true });
     },
   };
 }

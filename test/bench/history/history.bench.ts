@@ -5,7 +5,7 @@ import { buildSpans } from '../../../src/history/derived/spans.js';
 import { backfillDays, backfillMonths, printBackfill, type BackfillRow } from './history-backfill.js';
 import { QUESTIONED, replicate } from './history-replicate.js';
 import { profiled } from '../cpu-profile.js';
-import { historyRig, postgresCopy, type HistoryRig } from './history-fixture.js';
+import { DAY_MS, historyRig, postgresCopy, type HistoryRig } from './history-fixture.js';
 import { bytesOnDisk } from './history-sync.js';
 import { measurePacing, printPacing, type Pace } from './history-pacing.js';
 import {
@@ -84,8 +84,15 @@ export async function benchHistory(print: Print): Promise<void> {
   for (const plan of plans(quick)) {
     const { users } = plan;
     const people = `${users.toLocaleString('en-US')} people`;
-    const rig = await historyRig({ users, rateLimit: false });
+    // BENCH_HISTORY_FROM=<file>: the questions only, on a store an earlier run kept (BENCH_HISTORY_KEEP=1).
+    const from = process.env.BENCH_HISTORY_FROM;
+    const rig = await historyRig({ users, rateLimit: false, file: from });
     try {
+      if (from) {
+        rig.sim.configure({ advance_ms: DAY_MS });
+        await answers(rig, users, quick, say, false);
+        continue;
+      }
       const days = await backfillDays(rig, users, plan.days);
       backfill.push(...days);
       printBackfill(print, days);
@@ -104,40 +111,7 @@ export async function benchHistory(print: Print): Promise<void> {
       );
       // BENCH_HISTORY_QUERIES=0: the backfill figures only.
       if (process.env.BENCH_HISTORY_QUERIES === '0') continue;
-      // BENCH_HISTORY_REPLICATE=0: only questions inside the synced days, their times scaled to 90 days (derived).
-      // --quick copies nothing unless BENCH_HISTORY_REPLICATE=1: it times the week it synced.
-      const copy = (process.env.BENCH_HISTORY_REPLICATE ?? (quick ? '0' : '1')) !== '0';
-      // Above 10,000 people only what the questions read is copied (all of it would be some 20 GB at 50,000).
-      const whole = users <= 10_000;
-      const copied = copy ? await replicate(rig, 90, 24, whole ? undefined : QUESTIONED) : 0;
-      // What a sync does after storing days: sums them into spans (the copied days have none yet).
-      const t0 = performance.now();
-      const spans = await buildSpans(rig.history.source.store.db);
-      say(
-        `  runs of days and months summed from the stored ones (spans): ${spans} in ${((performance.now() - t0) / 1000).toFixed(1)} s (measured)` +
-          (copy && whole ? `; the store, 90 days and 24 months with them: ${mb(bytesOnDisk(rig.file!))}` : ''),
-      );
-      const known = rig.client.days();
-      const sets = copy
-        ? questionSets(known.published, firstMonth(known.today), quick)
-        : syncedSets(known.published, plan.days);
-      const [sqlite, pg] = await queries(rig, sets);
-      say(
-        `  answers from the store at ${people}, client.list, measured` +
-          (copied
-            ? ` (the store filled to 90 days and 24 months by copying the ${plan.days} synced days and ${plan.months} months: ${copied} blocks):`
-            : ` (the store holds the synced days and months only):`),
-      );
-      printTimed(say, 'SQLite', sqlite!);
-      if (pg) printTimed(say, 'PostgreSQL', pg);
-      if (!copy) {
-        const first = sqlite![0]!;
-        const f = 90 / plan.days;
-        say(
-          `    derived for 90 days (x ${f.toFixed(1)}, the read is linear in the rows it reads): SQLite p50 ` +
-            `${(quantile(first.ms, 0.5) * f).toFixed(0)} ms, p99 ${(quantile(first.ms, 0.99) * f).toFixed(0)} ms`,
-        );
-      }
+      await answers(rig, users, quick, say, true, plan);
     } finally {
       await rig.close();
     }
@@ -153,4 +127,56 @@ export async function benchHistory(print: Print): Promise<void> {
   if (pace) printPacing(print, 10_000, pace);
   print('  all backfills together' + (pace ? ', with the time at the pace the paced run kept:' : ':'));
   printBackfill(print, backfill, measured);
+}
+
+/**
+ * The questions timed on the rig's store: filled to 90 days and 24 months first (`fill`: by copying what a sync
+ * stored, see replicate), its spans built, on SQLite and on PostgreSQL.
+ */
+async function answers(
+  rig: HistoryRig,
+  users: number,
+  quick: boolean,
+  say: Print,
+  fill: boolean,
+  plan: { days: number; months: number } = { days: 90, months: 24 },
+) {
+  const people = `${users.toLocaleString('en-US')} people`;
+  // BENCH_HISTORY_REPLICATE=0: only questions inside the synced days, their times scaled to 90 days (derived).
+  // --quick copies nothing unless BENCH_HISTORY_REPLICATE=1: it times the week it synced.
+  const copy = fill && (process.env.BENCH_HISTORY_REPLICATE ?? (quick ? '0' : '1')) !== '0';
+  // Above 10,000 people only what the questions read is copied (all of it would be some 20 GB at 50,000).
+  const whole = users <= 10_000;
+  const copied = copy ? await replicate(rig, 90, 24, whole ? undefined : QUESTIONED) : 0;
+  // What a sync does after storing days: sums them into spans (the copied days have none yet).
+  const t0 = performance.now();
+  const spans = await buildSpans(rig.history.source.store.db);
+  say(
+    `  runs of days and months summed from the stored ones (spans): ${spans} in ${((performance.now() - t0) / 1000).toFixed(1)} s (measured)` +
+      (copy && whole ? `; the store, 90 days and 24 months with them: ${mb(bytesOnDisk(rig.file!))}` : ''),
+  );
+  const known = rig.client.days();
+  const sets =
+    copy || !fill
+      ? questionSets(known.published, firstMonth(known.today), quick)
+      : syncedSets(known.published, plan.days);
+  const [sqlite, pg] = await queries(rig, sets);
+  say(
+    `  answers from the store at ${people}, client.list, measured` +
+      (copied
+        ? ` (the store filled to 90 days and 24 months by copying the ${plan.days} synced days and ${plan.months} months: ${copied} blocks):`
+        : fill
+          ? ` (the store holds the synced days and months only):`
+          : ` (a store kept by an earlier run):`),
+  );
+  printTimed(say, 'SQLite', sqlite!);
+  if (pg) printTimed(say, 'PostgreSQL', pg);
+  if (!copy && fill) {
+    const first = sqlite![0]!;
+    const f = 90 / plan.days;
+    say(
+      `    derived for 90 days (x ${f.toFixed(1)}, the read is linear in the rows it reads): SQLite p50 ` +
+        `${(quantile(first.ms, 0.5) * f).toFixed(0)} ms, p99 ${(quantile(first.ms, 0.99) * f).toFixed(0)} ms`,
+    );
+  }
 }
