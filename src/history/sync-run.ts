@@ -1,6 +1,7 @@
 import type { AnalyticsClient } from '../upstream/client.js';
 import type { HistorySource } from './history-source.js';
 import { buildSpans } from './derived/spans.js';
+import { buildTrailingSpans } from './derived/trailing-spans.js';
 import { runSync, type SyncOptions, type SyncResult } from './sync.js';
 import { SyncLock } from './sync-lock.js';
 
@@ -42,6 +43,7 @@ export async function syncOnce(
     });
     // The days stored (by this sync, or as answers passed) summed into spans: long ranges then read a few blocks.
     result.spans = await buildSpans(source.store.db, options.signal);
+    result.spans += await buildTrailingSpans(source.store.db, client.days(), client.now(), options.signal);
     if (options.after && result.failed.length === 0 && !options.signal?.aborted) await options.after();
     return { ran: true, result };
   } finally {

@@ -27,7 +27,7 @@ const monthNumber = (day: number) => {
 };
 const unitOf = (unit: Unit, day: number) => (unit === 'day' ? day : monthNumber(day));
 
-interface SpanKind {
+export interface SpanKind {
   id: string;
   /** The dataset (or cost rollup) it sums, of days or of months. */
   from: Dataset;
@@ -67,7 +67,7 @@ const kind = (from: Dataset, unit: Unit, merge: SpanKind['merge']): SpanKind => 
   merge,
 });
 
-const KINDS: readonly SpanKind[] = [
+export const KINDS: readonly SpanKind[] = [
   kind(datasetById('user-activity'), 'day', userActivitySums),
   kind(datasetById('user-activity-months'), 'month', userActivitySums),
   kind(datasetById('credits-by-date-model'), 'day', creditSums),
@@ -138,43 +138,60 @@ export async function buildSpans(db: Db, signal?: AbortSignal): Promise<number> 
         const run: Held[] = [];
         for (let u = first; u < first + size; u += partSize) if (parts.has(u)) run.push(parts.get(u)!);
         if (run.length !== size / partSize) continue;
-        if (await writeSpan(db, k, partsFrom, run)) built++;
+        const from = run.map((p) => ({ ...p, dataset: partsFrom, expires_at: null }));
+        if (await writeSpan(db, k, from)) built++;
       }
     }
   }
   return built;
 }
 
-async function writeSpan(db: Db, k: SpanKind, partsFrom: string, run: Held[]): Promise<boolean> {
-  const span = { start: run[0]!.start, end: run.at(-1)!.end };
+/** A block a span is summed from: a day, a month or a shorter span, as it was when read. */
+export interface Part {
+  dataset: string;
+  start: number;
+  end: number;
+  fetched_at: string;
+  expires_at: number | null;
+}
+
+/**
+ * Writes the span of `parts` (in order, tiling it), summed a part at a time, in a transaction that first checks
+ * each part is still the block it read; it expires with the first of them. Returns whether it was written.
+ */
+export async function writeSpan(db: Db, k: SpanKind, parts: readonly Part[]): Promise<boolean> {
+  const span = { start: parts[0]!.start, end: parts.at(-1)!.end };
   // The running sums and one part of a block at a time (merges are associative): a sync's heap stays small.
   let items: Row[] = [];
-  for (const p of run)
+  for (const p of parts)
     await readParts(
       db,
-      { dataset: partsFrom, ...p },
+      p,
       (rows) => {
         items = k.merge([items, rows], span);
       },
       // A part that is a span holds BATCH records a stored row: about as many records at a time as a day's part.
-      partsFrom === k.id ? Math.ceil(CHUNK / BATCH) : CHUNK,
+      p.dataset === k.id ? Math.ceil(CHUNK / BATCH) : CHUNK,
     );
-  const fetched_at = run.map((p) => p.fetched_at).reduce((a, b) => (a <= b ? a : b));
+  const fetched_at = parts.map((p) => p.fetched_at).reduce((a, b) => (a <= b ? a : b));
+  const expiring = parts.flatMap((p) => (p.expires_at === null ? [] : [p.expires_at]));
   return db.transaction().execute(async (tx) => {
-    const now = await tx
-      .selectFrom('history_blocks')
-      .select(['start_day', 'fetched_at'])
-      .where('dataset', '=', partsFrom)
-      .where('start_day', '>=', span.start)
-      .where('end_day', '<=', span.end)
-      .where('expires_at', 'is', null)
-      .execute();
-    const same = run.every((p) => now.some((n) => Number(n.start_day) === p.start && n.fetched_at === p.fetched_at));
-    if (!same) return false;
+    for (const p of parts) {
+      const same = await tx
+        .selectFrom('history_blocks')
+        .select('fetched_at')
+        .where('dataset', '=', p.dataset)
+        .where('start_day', '=', p.start)
+        .where('end_day', '=', p.end)
+        .where('fetched_at', '=', p.fetched_at)
+        .executeTakeFirst();
+      if (!same) return false;
+    }
     const at = { dataset: k.id, ...span };
     await clear(tx, at);
     await insertRows(tx, k.id, at, items, 0);
-    await insertBlock(tx, { ...at, grain: k.from.grain, fetched_at, expires_at: null }, items.length);
+    const expires_at = expiring.length ? Math.min(...expiring) : null;
+    await insertBlock(tx, { ...at, grain: k.from.grain, fetched_at, expires_at }, items.length);
     return true;
   });
 }

@@ -3,7 +3,7 @@
 // does, the sync runs in a thread of its own with a capped heap (syncInThread): the thread prints its outcome as
 // one line of JSON, then the main thread the process's peak RSS as another.
 import { fileURLToPath } from 'node:url';
-import { isMainThread } from 'node:worker_threads';
+import { isMainThread, workerData } from 'node:worker_threads';
 import { syncInThread } from '../../../src/history/sync-command.js';
 import { attachHistory } from '../../../src/history/runtime-history.js';
 import { syncOnce } from '../../../src/history/sync-run.js';
@@ -45,7 +45,8 @@ async function syncHere(): Promise<void> {
     client,
     history.source,
     { historyDays: job.historyDays, historyMonths: job.historyMonths, syncShare: 0.8 },
-    {},
+    // One syncer across the capped thread and the uncapped one that may follow it, as the sync command's.
+    { holder: (workerData as { orgAnalyticsSync: { holder: string } }).orgAnalyticsSync.holder },
   );
   await history.close();
   await client.close();

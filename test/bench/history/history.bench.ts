@@ -2,6 +2,7 @@ import { RATE_LIMITS } from '../../../src/contract/limits.js';
 import { earliestDay } from '../../../src/domain/dates.js';
 import { monthOf } from '../../../src/history/store-rules.js';
 import { buildSpans } from '../../../src/history/derived/spans.js';
+import { buildTrailingSpans } from '../../../src/history/derived/trailing-spans.js';
 import { backfillDays, backfillMonths, printBackfill, type BackfillRow } from './history-backfill.js';
 import { QUESTIONED, replicate } from './history-replicate.js';
 import { profiled } from '../cpu-profile.js';
@@ -150,7 +151,8 @@ async function answers(
   const copied = copy ? await replicate(rig, 90, 24, whole ? undefined : QUESTIONED) : 0;
   // What a sync does after storing days: sums them into spans (the copied days have none yet).
   const t0 = performance.now();
-  const spans = await buildSpans(rig.history.source.store.db);
+  const db = rig.history.source.store.db;
+  const spans = (await buildSpans(db)) + (await buildTrailingSpans(db, rig.client.days(), rig.client.now()));
   say(
     `  runs of days and months summed from the stored ones (spans): ${spans} in ${((performance.now() - t0) / 1000).toFixed(1)} s (measured)` +
       (copy && whole ? `; the store, 90 days and 24 months with them: ${mb(bytesOnDisk(rig.file!))}` : ''),
