@@ -10,7 +10,7 @@ import type {
   StoredPart,
 } from '../upstream/history-port.js';
 import { datasetById, datasetsOfRequest, type Dataset } from './datasets.js';
-import type { HistoryStore, NewBlock } from './history-store.js';
+import type { Block, HistoryStore, NewBlock } from './history-store.js';
 import { blockExpiry, isWholeMonth, lastStorableDay } from './store-rules.js';
 import { sourcesOf, type Source } from './serving.js';
 import { hasRollups, rollupSums } from './derived/cost-rollups.js';
@@ -37,6 +37,40 @@ function gaps(start: number, end: number, blocks: ReadonlyArray<{ start: number;
   return out;
 }
 
+type Held = Block & { source: Source; order: number };
+
+/** Greedy: each block in turn that lies inside [start, end] and overlaps none chosen before it. */
+function greedy(held: readonly Held[], start: number, end: number): Held[] {
+  const chosen: Held[] = [];
+  for (const b of held)
+    if (b.start >= start && b.end <= end && !chosen.some((c) => b.start <= c.end && b.end >= c.start)) chosen.push(b);
+  return chosen.sort((a, b) => a.start - b.start);
+}
+
+const length = (b: Held) => b.end - b.start;
+
+/**
+ * The stored blocks that answer [start, end]: the sources in their order (months before days), each longest
+ * first, or the longest blocks whatever their source (a trailing span before the months it spans), whichever
+ * leaves fewer days to fetch, then reads fewer blocks.
+ */
+function bestCover(held: readonly Held[], start: number, end: number): Held[] {
+  const bySource = greedy(
+    [...held].sort((x, y) => x.order - y.order || length(y) - length(x) || x.start - y.start),
+    start,
+    end,
+  );
+  const byLength = greedy(
+    [...held].sort((x, y) => length(y) - length(x) || x.order - y.order || x.start - y.start),
+    start,
+    end,
+  );
+  const lacking = (c: Held[]) => gaps(start, end, c).reduce((n, g) => n + g.end - g.start + 1, 0);
+  const score = (c: Held[]) => [lacking(c), c.length] as const;
+  const [a, b] = [score(bySource), score(byLength)];
+  return b[0] < a[0] || (b[0] === a[0] && b[1] < a[1]) ? byLength : bySource;
+}
+
 /** The history store as the client sees it: stored days answer, live answers of stored shapes fill it. */
 export class HistorySource implements HistoryPort {
   private failed = false;
@@ -59,19 +93,10 @@ export class HistorySource implements HistoryPort {
   private async read(request: Request, sources: Source[], daysOnly: boolean) {
     const { start, end } = request.days;
     const now = this.options.now();
-    const chosen: Array<{ source: Source; start: number; end: number; fetched_at: string; expires_at: number | null }> =
-      [];
-    for (const source of sources) {
-      // Longest first: aligned spans of halving lengths then cover what is left with the fewest blocks.
-      const held = (await this.store.blocks(source.dataset.id, start, end, now)).sort(
-        (a, b) => b.end - b.start - (a.end - a.start) || a.start - b.start,
-      );
-      for (const b of held) {
-        const inside = b.start >= start && b.end <= end;
-        const overlaps = chosen.some((c) => b.start <= c.end && b.end >= c.start);
-        if (inside && !overlaps) chosen.push({ source, ...b });
-      }
-    }
+    const held: Held[] = [];
+    for (const [order, source] of sources.entries())
+      for (const b of await this.store.blocks(source.dataset.id, start, end, now)) held.push({ source, order, ...b });
+    const chosen = bestCover(held, start, end);
     if (chosen.length === 0) return null;
     chosen.sort((a, b) => a.start - b.start);
     const missing = gaps(start, end, chosen);

@@ -78,7 +78,9 @@ export async function postgresCopy(rig: HistoryRig, url: string, only?: Readonly
   const from = rig.history.source.store;
   // Every stored dataset (rollups and spans too); digests are written anew by \`put\`, in this store's numbering.
   const held = await from.db.selectFrom('history_blocks').select('dataset').distinct().execute();
-  for (const { dataset } of held) {
+  // Spans last: writing a day drops the spans over it.
+  const spansLast = (d: string) => (d.startsWith('span:') ? 1 : 0);
+  for (const { dataset } of held.sort((a, b) => spansLast(a.dataset) - spansLast(b.dataset))) {
     if (dataset.startsWith('digest:') || (only && !only.has(dataset.replace(/^span:/, '')))) continue;
     for (const b of await from.blocks(dataset, 0, 1_000_000)) {
       const items = await from.rows(dataset, b.start, b.end);
