@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveNamedRange } from '../../../src/domain/dates.js';
 import { buildSpans } from '../../../src/history/derived/spans.js';
+import { buildTrailingSpans } from '../../../src/history/derived/trailing-spans.js';
 import { BATCH, insertRows, readParts } from '../../../src/history/store-rows.js';
 import { costAnalytics } from '../../../src/upstream/endpoints/cost-analytics.js';
 import { creditUsageByUser } from '../../../src/upstream/endpoints/credit-usage-by-user.js';
@@ -121,6 +122,7 @@ describe.each(['sqlite', 'postgres'] as const)('spans: stored days summed over a
     const store = stored.history.source.store;
     const runs = async (id: string) => (await store.blocks(id, 0, 1e6)).filter((b) => b.expires_at === null);
     const spans = await runs('span:user-activity');
+    const trailing = (await store.blocks('span:user-activity', 0, 1e6)).filter((b) => b.expires_at !== null);
     const longest = spans.reduce((a, b) => (b.end - b.start > a.end - a.start ? b : a));
     const day = longest.start + 1;
     const [block] = await store.blocks('user-activity', day, day);
@@ -134,6 +136,13 @@ describe.each(['sqlite', 'postgres'] as const)('spans: stored days summed over a
       over(spans).map((s) => s.end - s.start),
     );
     expect(await buildSpans(store.db)).toBe(0);
+    // The trailing spans over the day too, summed again by the sync that follows.
+    const client = stored.upstream;
+    expect(await buildTrailingSpans(store.db, client.days(), client.now())).toBe(over(trailing).length);
+    expect(over(trailing).length).toBeGreaterThan(0);
+    expect(over(await store.blocks('span:user-activity', 0, 1e6)).length).toBe(
+      over(spans).length + over(trailing).length,
+    );
   });
 
   it('answer a range in a few blocks, the same rows as the live path', async () => {
