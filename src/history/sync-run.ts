@@ -5,6 +5,8 @@ import { buildTrailingSpans } from './derived/trailing-spans.js';
 import { runSync, type SyncOptions, type SyncResult } from './sync.js';
 import { SyncLock } from './sync-lock.js';
 
+const PROGRESS_MS = 5_000;
+
 /** The demo's days and months: what the tour asks about, synced in seconds, then answered from the store. */
 export const DEMO_SYNC = { historyDays: 60, historyMonths: 2, syncShare: 1 };
 
@@ -42,7 +44,14 @@ export async function syncOnce(
       onProgress: options.onProgress,
     });
     // The days stored (by this sync, or as answers passed) summed into spans: long ranges then read a few blocks.
-    result.spans = await buildSpans(source.store.db, options.signal);
+    // After a backfill this takes minutes at 50,000 people: a line every 5 s says it goes on.
+    let said = Date.now();
+    result.spans = await buildSpans(source.store.db, options.signal, (built) => {
+      if (Date.now() - said < PROGRESS_MS) return;
+      said = Date.now();
+      const text = `spans: ${built} runs of stored days or months summed so far`;
+      options.onProgress?.({ text, done: built, total: built, requests: result.requests, secondsLeft: null });
+    });
     result.spans += await buildTrailingSpans(source.store.db, client.days(), client.now(), options.signal);
     if (options.after && result.failed.length === 0 && !options.signal?.aborted) await options.after();
     return { ran: true, result };

@@ -124,7 +124,7 @@ async function finalBlocks(db: Db, dataset: string, unit: Unit, length: number):
  * Builds the spans the stored days allow and the store lacks, level by level (a span from the 4 days or the two
  * spans below it), each in a transaction that first checks its parts are still those it read. Returns how many.
  */
-export async function buildSpans(db: Db, signal?: AbortSignal): Promise<number> {
+export async function buildSpans(db: Db, signal?: AbortSignal, onBuilt?: (built: number) => void): Promise<number> {
   let built = 0;
   for (const k of KINDS) {
     for (const [i, size] of k.levels.entries()) {
@@ -139,7 +139,7 @@ export async function buildSpans(db: Db, signal?: AbortSignal): Promise<number> 
         for (let u = first; u < first + size; u += partSize) if (parts.has(u)) run.push(parts.get(u)!);
         if (run.length !== size / partSize) continue;
         const from = run.map((p) => ({ ...p, dataset: partsFrom, expires_at: null }));
-        if (await writeSpan(db, k, from)) built++;
+        if (await writeSpan(db, k, from)) onBuilt?.(++built);
       }
     }
   }
