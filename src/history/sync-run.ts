@@ -52,7 +52,7 @@ export async function syncOnce(
       const text = `spans: ${built} runs of stored days or months summed so far`;
       options.onProgress?.({ text, done: built, total: built, requests: result.requests, secondsLeft: null });
     });
-    result.spans += await buildTrailingSpans(source.store.db, client.days(), client.now(), options.signal);
+    result.spans += await buildTrailingSpans(source.store, client.days(), client.now(), options.signal);
     if (options.after && result.failed.length === 0 && !options.signal?.aborted) await options.after();
     return { ran: true, result };
   } finally {

@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
 import { resolveNamedRange, type NamedRange } from '../../domain/dates.js';
 import type { Days } from '../../domain/published-days.js';
-import type { HistoryTables } from '../store-tables.js';
+import type { HistoryStore } from '../history-store.js';
 import { KINDS, writeSpan, type Part } from './spans.js';
 
 /**
@@ -10,52 +9,41 @@ import { KINDS, writeSpan, type Part } from './spans.js';
  * corrected: such a span expires with them, and is dropped with any of its days written again.
  */
 
-type Db = Kysely<HistoryTables>;
-
 const TRAILING: readonly NamedRange[] = ['last_7_days', 'last_30_days', 'last_90_days', 'month_to_date'];
 
 /** The blocks of a dataset inside [start, end] not yet due to be fetched again. */
-async function held(db: Db, dataset: string, start: number, end: number, now: number): Promise<Part[]> {
-  const rows = await db
-    .selectFrom('history_blocks')
-    .select(['start_day', 'end_day', 'fetched_at', 'expires_at'])
-    .where('dataset', '=', dataset)
-    .where('start_day', '>=', start)
-    .where('end_day', '<=', end)
-    .execute();
-  return rows
-    .map((r) => ({
-      dataset,
-      start: Number(r.start_day),
-      end: Number(r.end_day),
-      fetched_at: r.fetched_at,
-      expires_at: r.expires_at === null ? null : Number(r.expires_at),
-    }))
-    .filter((b) => b.expires_at === null || b.expires_at > now);
+async function held(store: HistoryStore, dataset: string, start: number, end: number, now: number): Promise<Part[]> {
+  const blocks = await store.blocks(dataset, start, end, now);
+  return blocks.filter((b) => b.start >= start && b.end <= end).map((b) => ({ ...b, dataset }));
 }
 
 /** Builds the trailing spans the store lacks, of each summed dataset of days; returns how many. */
-export async function buildTrailingSpans(db: Db, days: Days, now: number, signal?: AbortSignal): Promise<number> {
+export async function buildTrailingSpans(
+  store: HistoryStore,
+  days: Days,
+  now: number,
+  signal?: AbortSignal,
+): Promise<number> {
   let built = 0;
   for (const k of KINDS.filter((kind) => kind.unit === 'day')) {
     for (const name of TRAILING) {
       if (signal?.aborted) return built;
       const range = resolveNamedRange(name, k.from.listing.dates.rules, days);
-      const spans = await held(db, k.id, range.start, range.end, now);
+      const spans = await held(store, k.id, range.start, range.end, now);
       if (spans.some((s) => s.start === range.start && s.end === range.end)) continue;
       // Final runs longest first, then days: the fewest blocks to sum.
       const chosen: Part[] = [];
       const free = (b: Part) => !chosen.some((c) => b.start <= c.end && b.end >= c.start);
       const runs = spans.filter((s) => s.expires_at === null).sort((a, b) => b.end - b.start - (a.end - a.start));
       for (const b of runs) if (free(b)) chosen.push(b);
-      for (const b of await held(db, k.from.id, range.start, range.end, now)) if (free(b)) chosen.push(b);
+      for (const b of await held(store, k.from.id, range.start, range.end, now)) if (free(b)) chosen.push(b);
       chosen.sort((a, b) => a.start - b.start);
       const tiles =
         chosen.length > 1 &&
         chosen[0]!.start === range.start &&
         chosen.at(-1)!.end === range.end &&
         chosen.every((c, i) => i === 0 || c.start === chosen[i - 1]!.end + 1);
-      if (tiles && (await writeSpan(db, k, chosen))) built++;
+      if (tiles && (await writeSpan(store.db, k, chosen))) built++;
     }
   }
   return built;

@@ -152,7 +152,8 @@ async function answers(
   // What a sync does after storing days: sums them into spans (the copied days have none yet).
   const t0 = performance.now();
   const db = rig.history.source.store.db;
-  const spans = (await buildSpans(db)) + (await buildTrailingSpans(db, rig.client.days(), rig.client.now()));
+  const spans =
+    (await buildSpans(db)) + (await buildTrailingSpans(rig.history.source.store, rig.client.days(), rig.client.now()));
   say(
     `  runs of days and months summed from the stored ones (spans): ${spans} in ${((performance.now() - t0) / 1000).toFixed(1)} s (measured)` +
       (copy && whole ? `; the store, 90 days and 24 months with them: ${mb(bytesOnDisk(rig.file!))}` : ''),

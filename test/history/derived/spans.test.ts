@@ -142,7 +142,7 @@ describe.each(['sqlite', 'postgres'] as const)('spans: stored days summed over a
     expect(await buildSpans(store.db)).toBe(0);
     // The trailing spans over the day too, summed again by the sync that follows.
     const client = stored.upstream;
-    expect(await buildTrailingSpans(store.db, client.days(), client.now())).toBe(over(trailing).length);
+    expect(await buildTrailingSpans(store, client.days(), client.now())).toBe(over(trailing).length);
     expect(over(trailing).length).toBeGreaterThan(0);
     expect(over(await store.blocks('span:user-activity', 0, 1e6)).length).toBe(
       over(spans).length + over(trailing).length,
