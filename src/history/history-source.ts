@@ -13,7 +13,7 @@ import { datasetById, datasetsOfRequest, type Dataset } from './datasets.js';
 import type { Block, HistoryStore, NewBlock } from './history-store.js';
 import { blockExpiry, isWholeMonth, lastStorableDay } from './store-rules.js';
 import { sourcesOf, type Source } from './serving.js';
-import { hasRollups, rollupSums } from './derived/cost-rollups.js';
+import { rollupSums } from './derived/cost-rollups.js';
 import { digestId, digestSources, readDigest } from './derived/digests.js';
 
 type Row = Record<string, unknown>;
@@ -189,7 +189,7 @@ export class HistorySource implements HistoryPort {
     return spans.flatMap((span) => {
       const b = { ...this.block(dataset, span, fetchedAt), items: byStart.get(span.start)! };
       // Rollups are written with their block, in the same transaction: one is stored only with the other.
-      const sums = rollupSums(dataset);
+      const sums = rollupSums(dataset.id);
       sums.add(b.items);
       return [b, ...sums.rows().map((r) => ({ ...b, dataset: r.id, items: r.rows }))];
     });
@@ -221,7 +221,7 @@ export class HistorySource implements HistoryPort {
           ...this.block(dataset, span, fetchedAt),
           rows: counts.get(span.start)!,
         }));
-        await this.store.commit(dataset.id, blocks, hasRollups(dataset) ? () => rollupSums(dataset) : undefined);
+        await this.store.commit(dataset.id, blocks);
         return blocks.length;
       },
     };

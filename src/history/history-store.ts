@@ -1,9 +1,31 @@
 import type { Kysely } from 'kysely';
 import type { HistoryTables } from './store-tables.js';
 import type { Grain } from './datasets.js';
-import { DIGESTED, PeopleIndex, digestId, digestSums, storeDigest, type DigestSums } from './derived/digests.js';
+import { perIdentity, rollupSums, rollupsOf, type Rollup } from './derived/cost-rollups.js';
+import {
+  DIGESTED,
+  PeopleIndex,
+  digestBody,
+  digestId,
+  digestShare,
+  digestSums,
+  storeDigest,
+  type DigestShare,
+  type DigestSums,
+} from './derived/digests.js';
+import { passesFor, shareOf } from './derived/passes.js';
 import { dropSpans } from './derived/spans.js';
-import { CHUNK, clear, insertBlock, insertRows, readParts, readRows, rowValues } from './store-rows.js';
+import {
+  CHUNK,
+  STAGING,
+  clear,
+  insertBlock,
+  insertPositioned,
+  insertRows,
+  readRecords,
+  readRows,
+  rowValues,
+} from './store-rows.js';
 
 /** A stored block: a day or a calendar month of one dataset. */
 export interface Block {
@@ -23,9 +45,7 @@ export interface NewBlock extends Omit<Block, 'rows'> {
 }
 
 type Row = Record<string, unknown>;
-
-/** The prefix of the dataset name rows are staged under while their fetch runs. */
-const STAGING = 'staging:';
+type Db = Kysely<HistoryTables>;
 
 /** A lock the database holds for a session of its own: released when released, or when that session ends. */
 export interface SessionLock {
@@ -100,7 +120,7 @@ export class HistoryStore {
         await insertRows(tx, b.dataset, b, b.items, 0);
         await insertBlock(tx, b, b.items.length);
         const digest = digests[i];
-        if (digest) await storeDigest(tx, b, digest, numbered.ids);
+        if (digest) await storeDigest(tx, b, digestBody([digestShare(digest, numbered.ids)]));
       }
     });
     settle();
@@ -118,72 +138,99 @@ export class HistoryStore {
     }
   }
 
-  /** Drops what a fetch of the dataset staged and did not commit (a failed or killed one). */
-  async unstage(dataset: string): Promise<void> {
-    await this.db
-      .deleteFrom('history_rows')
-      .where('dataset', '=', STAGING + dataset)
-      .execute();
+  /** Drops what a fetch of the dataset staged and did not commit (a failed or killed one), its rollups' too. */
+  async unstage(dataset: string, db: Db = this.db): Promise<void> {
+    const staged = [dataset, ...rollupsOf(dataset).map((r) => r.id)].map((id) => STAGING + id);
+    await db.deleteFrom('history_rows').where('dataset', 'in', staged).execute();
   }
 
   /**
-   * Makes the staged rows of each block the block's rows, in one transaction with the blocks (and those
-   * `derive`d from each block's rows, its rollups): all of them or none, as `put` writes them.
+   * Makes the staged rows of each block the block's rows, in one transaction with the blocks, their digests and
+   * rollups (staged first, a block at a time): all of them or none, as `put` writes them.
    */
-  async commit(
-    dataset: string,
-    blocks: ReadonlyArray<Omit<NewBlock, 'items'> & { rows: number }>,
-    derive?: () => { add(rows: Row[]): void; rows(): Array<{ id: string; rows: Row[] }> },
-  ): Promise<void> {
+  async commit(dataset: string, blocks: ReadonlyArray<Omit<NewBlock, 'items'> & { rows: number }>): Promise<void> {
     if (blocks.length === 0) return this.unstage(dataset);
-    // Rollups and digests summed from the staged rows first, read back a part at a time (a block of tens of
-    // thousands of rows is never in memory whole); then the blocks, all of them or none, in one transaction.
-    const derived: Array<{ rollups: Array<{ id: string; rows: Row[] }>; digest?: DigestSums }> = [];
-    for (const b of blocks) {
-      const sums = derive?.();
-      const digest = digestSums(b.dataset);
-      if (sums || digest)
-        await readParts(this.db, { ...b, dataset: STAGING + dataset }, (rows) => {
-          sums?.add(rows);
-          digest?.add(rows);
-        });
-      derived.push({ rollups: sums?.rows() ?? [], digest });
-    }
-    let settle = () => {};
+    const derived: Array<Awaited<ReturnType<HistoryStore['derive']>>> = [];
+    for (const b of blocks) derived.push(await this.derive(b));
+    const rename = async (tx: Db, from: string, to: string, b: { start: number; end: number }) => {
+      await tx
+        .updateTable('history_rows')
+        .set({ dataset: to })
+        .where('dataset', '=', STAGING + from)
+        .where('start_day', '=', b.start)
+        .where('end_day', '=', b.end)
+        .execute();
+    };
     await this.db.transaction().execute(async (tx) => {
-      const numbered = await this.people.number(
-        tx,
-        derived.map((d) => d.digest),
-      );
-      settle = numbered.settle;
       for (const [i, b] of blocks.entries()) {
         await clear(tx, b);
         await dropSpans(tx, b.dataset, b.start, b.end);
-        await tx
-          .updateTable('history_rows')
-          .set({ dataset: b.dataset })
-          .where('dataset', '=', STAGING + dataset)
-          .where('start_day', '=', b.start)
-          .where('end_day', '=', b.end)
-          .execute();
+        await rename(tx, dataset, b.dataset, b);
         await insertBlock(tx, b, b.rows);
-        const { rollups, digest } = derived[i]!;
-        if (digest) await storeDigest(tx, b, digest, numbered.ids);
-        for (const d of rollups) {
-          const at = { ...b, dataset: d.id };
+        const { digest, rollups } = derived[i]!;
+        if (digest) await storeDigest(tx, b, digest);
+        for (const [id, rows] of rollups) {
+          const at = { ...b, dataset: id };
           await clear(tx, at);
-          await dropSpans(tx, d.id, b.start, b.end);
-          await insertRows(tx, d.id, at, d.rows, 0);
-          await insertBlock(tx, at, d.rows.length);
+          await dropSpans(tx, id, b.start, b.end);
+          await rename(tx, id, id, b);
+          await insertBlock(tx, at, rows);
         }
       }
-      await tx
-        .deleteFrom('history_rows')
-        .where('dataset', '=', STAGING + dataset)
-        .execute();
+      await this.unstage(dataset, tx);
+    });
+    this.saw(blocks);
+  }
+
+  /**
+   * A staged block's digest (its body) and its rollups (staged, with their row counts), summed from its rows a
+   * part at a time: the rollups of the whole organization in one read, those per identity (and the digest) in
+   * passes over shares of the identities, so a block of 50,000 people is never summed in memory at once.
+   */
+  private async derive(b: { dataset: string; start: number; end: number; rows: number }) {
+    const staged = { ...b, dataset: STAGING + b.dataset };
+    const rollups = new Map<string, number>();
+    const stageRollups = async (sums: ReturnType<typeof rollupSums>) => {
+      for (const r of sums.rows()) {
+        await insertPositioned(this.db, { ...b, dataset: STAGING + r.id }, r.rows);
+        rollups.set(r.id, (rollups.get(r.id) ?? 0) + r.rows.length);
+      }
+    };
+    const passes = passesFor(b.rows);
+    const whole = (r: Rollup) => !perIdentity(r);
+    // In passes, the rollups of the whole organization are summed in a read of their own.
+    if (passes > 1 && rollupsOf(b.dataset, whole).length) {
+      const sums = rollupSums(b.dataset, whole);
+      await readRecords(this.db, staged, sums.add);
+      await stageRollups(sums);
+    }
+    const which = passes > 1 ? perIdentity : undefined;
+    const digested = DIGESTED.includes(b.dataset);
+    const shares: DigestShare[] = [];
+    for (let pass = 0; pass < passes && (digested || rollupsOf(b.dataset, which).length); pass++) {
+      const sums = rollupSums(b.dataset, which);
+      const digest = digestSums(b.dataset);
+      const keep = passes > 1 ? shareOf(pass, passes) : undefined;
+      await readRecords(this.db, staged, (rows) => (sums.add(rows), digest?.add(rows)), { keep });
+      await stageRollups(sums);
+      if (digest) shares.push(digestShare(digest, await this.numbered(digest)));
+    }
+    return { digest: digested ? digestBody(shares) : undefined, rollups };
+  }
+
+  /**
+   * The numbers of a digest's identities, the new ones numbered in a transaction of their own (one sorted pass,
+   * so that writers side by side on PostgreSQL never wait on each other in a cycle), kept once it commits.
+   */
+  private async numbered(sums: DigestSums): Promise<ReadonlyMap<string, number>> {
+    let settle = () => {};
+    const ids = await this.db.transaction().execute(async (tx) => {
+      const numbered = await this.people.number(tx, [sums]);
+      settle = numbered.settle;
+      return numbered.ids;
     });
     settle();
-    this.saw(blocks);
+    return ids;
   }
 
   /**
@@ -197,9 +244,14 @@ export class HistoryStore {
       for (const b of await this.blocks(dataset, 0, 1e7)) {
         if (signal?.aborted) return written;
         if (have.has(b.start * 1e7 + b.end)) continue;
-        const sums = digestSums(dataset)!;
-        await readParts(this.db, b, (rows) => sums.add(rows));
-        let settle = () => {};
+        const shares: DigestShare[] = [];
+        const passes = passesFor(b.rows);
+        for (let pass = 0; pass < passes; pass++) {
+          const sums = digestSums(dataset)!;
+          const keep = passes > 1 ? shareOf(pass, passes) : undefined;
+          await readRecords(this.db, b, sums.add, { keep });
+          shares.push(digestShare(sums, await this.numbered(sums)));
+        }
         await this.db.transaction().execute(async (tx) => {
           const same = await tx
             .selectFrom('history_blocks')
@@ -210,12 +262,9 @@ export class HistoryStore {
             .where('fetched_at', '=', b.fetched_at)
             .executeTakeFirst();
           if (!same) return;
-          const numbered = await this.people.number(tx, [sums]);
-          settle = numbered.settle;
-          await storeDigest(tx, b, sums, numbered.ids);
+          await storeDigest(tx, b, digestBody(shares));
           written++;
         });
-        settle();
       }
     }
     return written;

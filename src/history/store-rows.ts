@@ -17,6 +17,9 @@ export function identityOf(row: Row): string | null {
   return null;
 }
 
+/** The prefix of the dataset names rows are staged under until a transaction makes them a block's: no reader asks for them. */
+export const STAGING = 'staging:';
+
 /** Rows per INSERT: within SQLite's 32,766 and PostgreSQL's 65,535 bound parameters at 6 columns a row. */
 export const CHUNK = 2000;
 
@@ -92,14 +95,29 @@ export async function insertBlock(db: Db, b: BlockMeta, rows: number): Promise<v
 }
 
 /**
- * A block's rows read a part at a time (`limit` stored rows), in order: a block of tens of thousands of rows is
- * never in memory whole.
+ * Where a record read by `readRecords` stood: its block's place in the blocks read, then its own in the block. It
+ * rides on the record under a symbol, which spreads copy and JSON leaves out: a sum keeps its first record's.
  */
-export async function readParts(db: Db, b: Span, each: (rows: Row[]) => void, limit = CHUNK): Promise<void> {
+export const POSITION = Symbol('position');
+export type Positioned = Row & { [POSITION]?: number };
+
+/**
+ * A block's records a part at a time, in order, each with its POSITION (`offset` plus its place in the block),
+ * only those whose identity `keep` wants: a stored row of one record is skipped unparsed. Returns the offset
+ * the next block's records start at.
+ */
+export async function readRecords(
+  db: Db,
+  b: Span,
+  each: (records: Row[]) => void,
+  options: { keep?: (identity: string | null) => boolean; offset?: number; limit?: number } = {},
+): Promise<number> {
+  const { keep, offset = 0, limit = batched(b.dataset) ? Math.ceil(CHUNK / BATCH) : CHUNK } = options;
+  let next = offset;
   for (let after = -1; ;) {
     const part = await db
       .selectFrom('history_rows')
-      .select(['seq', 'body'])
+      .select(['seq', 'identity', 'body'])
       .where('dataset', '=', b.dataset)
       .where('start_day', '=', b.start)
       .where('end_day', '=', b.end)
@@ -107,8 +125,63 @@ export async function readParts(db: Db, b: Span, each: (rows: Row[]) => void, li
       .orderBy('seq')
       .limit(limit)
       .execute();
-    if (part.length === 0) return;
-    each(JSON.parse(`[${part.map((r) => r.body).join(',')}]`) as Row[]);
+    if (part.length === 0) return next;
     after = Number(part.at(-1)!.seq);
+    let records: Positioned[];
+    if (batched(b.dataset)) {
+      records = part.flatMap((r) =>
+        (JSON.parse(`[${r.body}]`) as Positioned[]).map((record, i) => {
+          record[POSITION] = offset + Number(r.seq) * BATCH + i;
+          return record;
+        }),
+      );
+    } else {
+      const wanted = keep ? part.filter((r) => r.identity === null || keep(r.identity)) : part;
+      records = JSON.parse(`[${wanted.map((r) => r.body).join(',')}]`) as Positioned[];
+      for (const [i, record] of records.entries()) record[POSITION] = offset + Number(wanted[i]!.seq);
+    }
+    next = offset + (batched(b.dataset) ? (after + 1) * BATCH : after + 1);
+    each(keep ? records.filter((r) => keep(identityOf(r))) : records);
+  }
+}
+
+/** Records written as single rows at their POSITION: a block's rows in the order of their first records. */
+export async function insertPositioned(db: Db, at: Span, records: readonly Positioned[]): Promise<void> {
+  const values = records.map((r) => rowValues(at.dataset, at, r, r[POSITION]!));
+  for (let i = 0; i < values.length; i += CHUNK)
+    await db
+      .insertInto('history_rows')
+      .values(values.slice(i, i + CHUNK))
+      .execute();
+}
+
+/**
+ * The records staged as single rows at `from` (in order of their POSITION) written as the batched rows of `to`, a
+ * batch at a time: the bodies are joined as they are, never parsed.
+ */
+export async function batchStaged(db: Db, from: Span, to: Span): Promise<void> {
+  for (let after = -1, seq = 0; ;) {
+    const part = await db
+      .selectFrom('history_rows')
+      .select(['seq', 'body'])
+      .where('dataset', '=', from.dataset)
+      .where('start_day', '=', from.start)
+      .where('end_day', '=', from.end)
+      .where('seq', '>', after)
+      .orderBy('seq')
+      .limit(CHUNK)
+      .execute();
+    if (part.length === 0) return;
+    after = Number(part.at(-1)!.seq);
+    const values: Array<ReturnType<typeof rowValues>> = [];
+    for (let i = 0; i < part.length; i += BATCH)
+      values.push({
+        ...rowValues(to.dataset, to, {}, seq++),
+        body: part
+          .slice(i, i + BATCH)
+          .map((r) => r.body)
+          .join(','),
+      });
+    await db.insertInto('history_rows').values(values).execute();
   }
 }

@@ -130,16 +130,20 @@ export function rollupDataset(rollup: Rollup): Dataset {
   return { ...datasetById(rollup.from), id: rollup.id };
 }
 
-/** Whether blocks of the dataset have rollups stored with them. */
-export const hasRollups = (dataset: Dataset) => ROLLUPS.some((r) => r.from === dataset.id);
+/** Whether a rollup has a row per identity: summed in passes over shares of the identities (see passes.ts). */
+export const perIdentity = (rollup: Rollup) => rollup.keys.includes('COST_ANALYTICS_GROUP_BY_USER');
 
-/** The rollups of a stored block of `dataset`, summed from its rows a part at a time (none for most datasets). */
-export function rollupSums(dataset: Dataset) {
-  const byDay = dataset.id === 'cost-by-day';
-  const sums = ROLLUPS.filter((r) => r.from === dataset.id).map((r) => ({
-    id: r.id,
-    sums: costSums({ group_by_keys: r.keys }, byDay),
-  }));
+/** The rollups of `dataset` (none for most datasets), those `which` picks, in order. */
+export const rollupsOf = (dataset: string, which: (r: Rollup) => boolean = () => true) =>
+  ROLLUPS.filter((r) => r.from === dataset && which(r));
+
+/**
+ * The rollups of a stored block of `dataset` (those `which` picks), summed from its rows a part at a time. Each
+ * row keeps the POSITION of its group's first point (see store-rows.ts).
+ */
+export function rollupSums(dataset: string, which?: (r: Rollup) => boolean) {
+  const byDay = dataset === 'cost-by-day';
+  const sums = rollupsOf(dataset, which).map((r) => ({ id: r.id, sums: costSums({ group_by_keys: r.keys }, byDay) }));
   return {
     add: (rows: Row[]) => sums.forEach((s) => s.sums.add(rows)),
     rows: () => sums.map((s) => ({ id: s.id, rows: s.sums.rows() })),

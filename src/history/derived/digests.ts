@@ -110,15 +110,35 @@ export type DigestSums = NonNullable<ReturnType<typeof digestSums>>;
 
 const out = (n: bigint): number | string => (Number.isSafeInteger(Number(n)) ? Number(n) : n.toString());
 
-/** The digest row's body: identities by number, ascending, with their values. */
-export function digestBody(sums: DigestSums, ids: ReadonlyMap<string, number>): string {
-  const pairs = [...sums.entries()].map(([key, s]) => [ids.get(key)!, s.units] as const).sort((a, b) => a[0] - b[0]);
-  return JSON.stringify({
-    ids: pairs.map((p) => p[0]),
-    v: pairs.map((p) => out(p[1])),
-    scale: sums.scale(),
-    rest: out(sums.rest()),
-  });
+/** A digest's sums of one share of the identities, by number: compact, kept while the other shares are summed. */
+export interface DigestShare {
+  ids: number[];
+  units: bigint[];
+  scale: number;
+  rest: bigint;
+}
+
+export function digestShare(sums: DigestSums, ids: ReadonlyMap<string, number>): DigestShare {
+  const share: DigestShare = { ids: [], units: [], scale: sums.scale(), rest: sums.rest() };
+  for (const [key, s] of sums.entries()) {
+    share.ids.push(ids.get(key)!);
+    share.units.push(s.units);
+  }
+  return share;
+}
+
+/** The digest row's body from the sums of its shares: identities by number, ascending, with their values. */
+export function digestBody(shares: readonly DigestShare[]): string {
+  const scale = Math.max(0, ...shares.map((s) => s.scale));
+  const pairs: Array<[number, bigint]> = [];
+  let rest = 0n;
+  for (const share of shares) {
+    const k = 10n ** BigInt(scale - share.scale);
+    rest += share.rest * k;
+    share.ids.forEach((id, i) => pairs.push([id, share.units[i]! * k]));
+  }
+  pairs.sort((a, b) => a[0] - b[0]);
+  return JSON.stringify({ ids: pairs.map((p) => p[0]), v: pairs.map((p) => out(p[1])), scale, rest: out(rest) });
 }
 
 /** Rows per query: within both engines' bound-parameter limits. */
@@ -201,13 +221,13 @@ interface BlockOf {
   expires_at: number | null;
 }
 
-/** Writes a block's digest (replacing the one stored) in the block's transaction, its identities numbered. */
-export async function storeDigest(tx: Db, b: BlockOf, sums: DigestSums, ids: ReadonlyMap<string, number>) {
+/** Writes a block's digest (replacing the one stored) in the block's transaction. */
+export async function storeDigest(tx: Db, b: BlockOf, body: string) {
   const at = { dataset: digestId(b.dataset), start_day: b.start, end_day: b.end };
   await clear(tx, { dataset: at.dataset, start: b.start, end: b.end });
   await tx
     .insertInto('history_rows')
-    .values({ ...at, seq: 0, identity: null, body: digestBody(sums, ids) })
+    .values({ ...at, seq: 0, identity: null, body })
     .execute();
   await tx
     .insertInto('history_blocks')

@@ -5,9 +5,10 @@ import { mergeCreditUsage } from '../../upstream/endpoints/credit-usage-by-user.
 import { mergeUserActivity } from '../../upstream/endpoints/user-activity.js';
 import { formatDay } from '../../util/utc-date.js';
 import { datasetById, type Dataset } from '../datasets.js';
-import { BATCH, CHUNK, clear, insertBlock, insertRows, readParts } from '../store-rows.js';
+import { STAGING, batchStaged, clear, insertBlock, insertPositioned, insertRows, readRecords } from '../store-rows.js';
+import { passesFor, shareOf } from './passes.js';
 import type { HistoryTables } from '../store-tables.js';
-import { ROLLUPS, rollupDataset } from './cost-rollups.js';
+import { ROLLUPS, perIdentity, rollupDataset } from './cost-rollups.js';
 
 /**
  * Spans: stored days (and months) summed per identity over aligned runs of 4 to 128 days (and 2 to 16 months):
@@ -34,6 +35,8 @@ export interface SpanKind {
   unit: Unit;
   /** The lengths of its runs, in units: the first level is summed from `from`, each next from two of the one below. */
   levels: number[];
+  /** Whether its records are per identity: summed in passes over shares of the identities. */
+  perIdentity: boolean;
   merge(parts: Row[][], span: DayRange): Row[];
 }
 
@@ -59,11 +62,12 @@ const DAY_LEVELS = [4, 8, 16, 32, 64, 128];
 /** Runs of 2 to 16 months: two years are a few of them. */
 const MONTH_LEVELS = [2, 4, 8, 16];
 
-const kind = (from: Dataset, unit: Unit, merge: SpanKind['merge']): SpanKind => ({
+const kind = (from: Dataset, unit: Unit, merge: SpanKind['merge'], perIdentity = true): SpanKind => ({
   id: `span:${from.id}`,
   from,
   unit,
   levels: unit === 'day' ? DAY_LEVELS : MONTH_LEVELS,
+  perIdentity,
   merge,
 });
 
@@ -72,7 +76,7 @@ export const KINDS: readonly SpanKind[] = [
   kind(datasetById('user-activity-months'), 'month', userActivitySums),
   kind(datasetById('credits-by-date-model'), 'day', creditSums),
   kind(datasetById('credits-by-model-months'), 'month', creditSums),
-  ...ROLLUPS.map((r) => kind(rollupDataset(r), r.from === 'cost-by-day' ? 'day' : 'month', costSums)),
+  ...ROLLUPS.map((r) => kind(rollupDataset(r), r.from === 'cost-by-day' ? 'day' : 'month', costSums, perIdentity(r))),
 ];
 
 /** The spans summing a dataset (or cost rollup) of days or months, as a dataset the cover reads like any other. */
@@ -99,6 +103,7 @@ export async function dropSpans(db: Db, dataset: string, start: number, end: num
 interface Held {
   start: number;
   end: number;
+  rows: number;
   fetched_at: string;
 }
 
@@ -106,7 +111,7 @@ interface Held {
 async function finalBlocks(db: Db, dataset: string, unit: Unit, length: number): Promise<Map<number, Held>> {
   const rows = await db
     .selectFrom('history_blocks')
-    .select(['start_day', 'end_day', 'fetched_at', 'expires_at'])
+    .select(['start_day', 'end_day', 'rows', 'fetched_at', 'expires_at'])
     .where('dataset', '=', dataset)
     .orderBy('start_day')
     .execute();
@@ -115,7 +120,7 @@ async function finalBlocks(db: Db, dataset: string, unit: Unit, length: number):
     const [start, end] = [Number(r.start_day), Number(r.end_day)];
     const first = unitOf(unit, start);
     if (unitOf(unit, end) - first + 1 === length && r.expires_at === null)
-      out.set(first, { start, end, fetched_at: r.fetched_at });
+      out.set(first, { start, end, rows: Number(r.rows), fetched_at: r.fetched_at });
   }
   return out;
 }
@@ -139,7 +144,9 @@ export async function buildSpans(db: Db, signal?: AbortSignal, onBuilt?: (built:
         for (let u = first; u < first + size; u += partSize) if (parts.has(u)) run.push(parts.get(u)!);
         if (run.length !== size / partSize) continue;
         const from = run.map((p) => ({ ...p, dataset: partsFrom, expires_at: null }));
-        if (await writeSpan(db, k, from)) onBuilt?.(++built);
+        if (!(await writeSpan(db, k, from))) continue;
+        built++;
+        onBuilt?.(built);
       }
     }
   }
@@ -151,31 +158,45 @@ export interface Part {
   dataset: string;
   start: number;
   end: number;
+  /** Its records: how many passes the span is summed in. */
+  rows: number;
   fetched_at: string;
   expires_at: number | null;
 }
 
 /**
  * Writes the span of `parts` (in order, tiling it), summed a part at a time, in a transaction that first checks
- * each part is still the block it read; it expires with the first of them. Returns whether it was written.
+ * each part is still the block it read; it expires with the first of them. Returns whether it was written. Sums
+ * per identity over many records are summed in passes over shares of the identities (see passes.ts), each share
+ * staged in order of first appearance and batched in the transaction: a sync's heap stays small.
  */
 export async function writeSpan(db: Db, k: SpanKind, parts: readonly Part[]): Promise<boolean> {
   const span = { start: parts[0]!.start, end: parts.at(-1)!.end };
-  // The running sums and one part of a block at a time (merges are associative): a sync's heap stays small.
+  const at = { dataset: k.id, ...span };
+  const staged = { dataset: STAGING + k.id, ...span };
+  const passes = k.perIdentity ? passesFor(parts.reduce((n, p) => n + p.rows, 0)) : 1;
+  // The running sums of a share and one part of a block at a time: merges are associative.
+  const sumShare = async (keep?: (identity: string | null) => boolean) => {
+    let items: Row[] = [];
+    let offset = 0;
+    for (const p of parts)
+      offset = await readRecords(db, p, (rows) => (items = k.merge([items, rows], span)), { keep, offset });
+    return items;
+  };
   let items: Row[] = [];
-  for (const p of parts)
-    await readParts(
-      db,
-      p,
-      (rows) => {
-        items = k.merge([items, rows], span);
-      },
-      // A part that is a span holds BATCH records a stored row: about as many records at a time as a day's part.
-      p.dataset === k.id ? Math.ceil(CHUNK / BATCH) : CHUNK,
-    );
+  let count = 0;
+  if (passes === 1) count = (items = await sumShare()).length;
+  else {
+    await clear(db, staged);
+    for (let pass = 0; pass < passes; pass++) {
+      const share = await sumShare(shareOf(pass, passes));
+      await insertPositioned(db, staged, share);
+      count += share.length;
+    }
+  }
   const fetched_at = parts.map((p) => p.fetched_at).reduce((a, b) => (a <= b ? a : b));
   const expiring = parts.flatMap((p) => (p.expires_at === null ? [] : [p.expires_at]));
-  return db.transaction().execute(async (tx) => {
+  const written = await db.transaction().execute(async (tx) => {
     for (const p of parts) {
       const same = await tx
         .selectFrom('history_blocks')
@@ -187,11 +208,13 @@ export async function writeSpan(db: Db, k: SpanKind, parts: readonly Part[]): Pr
         .executeTakeFirst();
       if (!same) return false;
     }
-    const at = { dataset: k.id, ...span };
     await clear(tx, at);
-    await insertRows(tx, k.id, at, items, 0);
+    if (passes === 1) await insertRows(tx, k.id, at, items, 0);
+    else await batchStaged(tx, staged, at);
     const expires_at = expiring.length ? Math.min(...expiring) : null;
-    await insertBlock(tx, { ...at, grain: k.from.grain, fetched_at, expires_at }, items.length);
+    await insertBlock(tx, { ...at, grain: k.from.grain, fetched_at, expires_at }, count);
     return true;
   });
+  if (passes > 1) await clear(db, staged);
+  return written;
 }

@@ -3,6 +3,8 @@
 // does, the sync runs in a thread of its own with a capped heap (syncInThread): the thread prints its outcome as
 // one line of JSON, then the main thread the process's peak RSS as another.
 import { fileURLToPath } from 'node:url';
+import { getHeapStatistics, writeHeapSnapshot } from 'node:v8';
+import { join } from 'node:path';
 import { isMainThread, workerData } from 'node:worker_threads';
 import { syncInThread } from '../../../src/history/sync-command.js';
 import { attachHistory } from '../../../src/history/runtime-history.js';
@@ -29,6 +31,7 @@ if (isMainThread) {
 
 async function syncHere(): Promise<void> {
   const job = JSON.parse(process.argv.at(-1)!) as ChildJob;
+  const snapshots = heapSnapshots();
   const startRssMb = process.memoryUsage.rss() / 2 ** 20;
   // The client needs only the simulator's address, token and clock.
   const sim = { url: job.url, token: job.token, clock: { now: () => job.now } } as unknown as Simulator;
@@ -48,7 +51,27 @@ async function syncHere(): Promise<void> {
     // One syncer across the capped thread and the uncapped one that may follow it, as the sync command's.
     { holder: (workerData as { orgAnalyticsSync: { holder: string } }).orgAnalyticsSync.holder },
   );
+  snapshots?.stop();
   await history.close();
   await client.close();
   process.stdout.write(`${JSON.stringify({ outcome, startRssMb, loadedRssMb })}\n`);
+}
+
+/**
+ * BENCH_SYNC_HEAP_SNAPSHOTS=<dir>: heap snapshots of the sync's thread while its heap is above 40 MB, one every
+ * 15 s at most (8 in all), to see what a sync keeps alive.
+ */
+function heapSnapshots(): { stop(): void } | undefined {
+  const dir = process.env.BENCH_SYNC_HEAP_SNAPSHOTS;
+  if (!dir) return undefined;
+  let taken = 0;
+  let last = 0;
+  const timer = setInterval(() => {
+    if (taken >= 8 || Date.now() - last < 15_000 || getHeapStatistics().used_heap_size < 40 * 2 ** 20) return;
+    const file = writeHeapSnapshot(join(dir, `sync-${Date.now()}.heapsnapshot`));
+    process.stderr.write(`heap snapshot: ${file}\n`);
+    taken++;
+    last = Date.now();
+  }, 250);
+  return { stop: () => clearInterval(timer) };
 }

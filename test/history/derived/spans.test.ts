@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveNamedRange } from '../../../src/domain/dates.js';
 import { buildSpans } from '../../../src/history/derived/spans.js';
 import { buildTrailingSpans } from '../../../src/history/derived/trailing-spans.js';
-import { BATCH, insertRows, readParts } from '../../../src/history/store-rows.js';
+import { BATCH, POSITION, insertRows, readRecords, type Positioned } from '../../../src/history/store-rows.js';
 import { costAnalytics } from '../../../src/upstream/endpoints/cost-analytics.js';
 import { creditUsageByUser } from '../../../src/upstream/endpoints/credit-usage-by-user.js';
 import { userActivity } from '../../../src/upstream/endpoints/user-activity.js';
@@ -205,7 +205,7 @@ describe.each(['sqlite', 'postgres'] as const)('spans: stored days summed over a
     }
   });
 
-  it('keep their records a batch to a stored row, read back whole or a part at a time, in order', async () => {
+  it('keep their records a batch to a stored row, read back whole or a part at a time, in order, each with its place', async () => {
     const store = stored.history.source.store;
     const items = Array.from({ length: BATCH * 2 + 7 }, (_, i) => ({ user_email: `p${i}@x.example`, n: i }));
     const at = { dataset: 'span:test', start: 4, end: 7 };
@@ -213,9 +213,12 @@ describe.each(['sqlite', 'postgres'] as const)('spans: stored days summed over a
     const held = await store.db.selectFrom('history_rows').select('seq').where('dataset', '=', at.dataset).execute();
     expect(held.length).toBe(3);
     expect(await store.rows(at.dataset, at.start, at.end)).toEqual(items);
-    const parts: unknown[][] = [];
-    await readParts(store.db, at, (rows) => parts.push(rows), 1);
+    const parts: Positioned[][] = [];
+    const next = await readRecords(store.db, at, (rows) => parts.push(rows), { limit: 1, offset: 10 });
     expect(parts.map((p) => p.length)).toEqual([BATCH, BATCH, 7]);
-    expect(parts.flat()).toEqual(items);
+    expect(JSON.parse(JSON.stringify(parts.flat()))).toEqual(items);
+    // Each record's place: the block's offset, then its own; the next block's records start after the last batch.
+    expect(parts.flat().map((r) => r[POSITION])).toEqual(items.map((_, i) => 10 + i));
+    expect(next).toBe(10 + BATCH * 3);
   });
 });
