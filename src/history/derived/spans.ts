@@ -210,11 +210,15 @@ export async function writeSpan(db: Db, k: SpanKind, parts: readonly Part[]): Pr
     }
     await clear(tx, at);
     if (passes === 1) await insertRows(tx, k.id, at, items, 0);
-    else await batchStaged(tx, staged, at);
+    else {
+      await batchStaged(tx, staged, at);
+      await clear(tx, staged);
+    }
     const expires_at = expiring.length ? Math.min(...expiring) : null;
     await insertBlock(tx, { ...at, grain: k.from.grain, fetched_at, expires_at }, count);
     return true;
   });
-  if (passes > 1) await clear(db, staged);
+  // Parts written again meanwhile: the shares staged go, and the next sync sums the span anew.
+  if (passes > 1 && !written) await clear(db, staged);
   return written;
 }
