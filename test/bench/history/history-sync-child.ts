@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { getHeapStatistics, writeHeapSnapshot } from 'node:v8';
 import { join } from 'node:path';
 import { isMainThread, workerData } from 'node:worker_threads';
+import { configSchema } from '../../../src/config/config.js';
 import { syncInThread } from '../../../src/history/sync-command.js';
+import { publishAnomalies } from '../../../src/warm/anomaly-feed.js';
 import { attachHistory } from '../../../src/history/runtime-history.js';
 import { syncOnce } from '../../../src/history/sync-run.js';
 import { createLogger } from '../../../src/logger.js';
@@ -44,12 +46,18 @@ async function syncHere(): Promise<void> {
   const history = await attachHistory(client, { history: job.store, cacheDir: undefined, demo: false }, log);
   if (!history) throw new Error('the history store did not open');
   const loadedRssMb = process.memoryUsage.rss() / 2 ** 20;
+  const config = configSchema.parse({ token: job.token, baseUrl: job.url });
   const outcome = await syncOnce(
     client,
     history.source,
     { historyDays: job.historyDays, historyMonths: job.historyMonths, syncShare: 0.8 },
-    // One syncer across the capped thread and the uncapped one that may follow it, as the sync command's.
-    { holder: (workerData as { orgAnalyticsSync: { holder: string } }).orgAnalyticsSync.holder },
+    {
+      // One syncer across the capped thread and the uncapped one that may follow it, as the sync command's.
+      holder: (workerData as { orgAnalyticsSync: { holder: string } }).orgAnalyticsSync.holder,
+      // The anomalies it found published after it, as the sync command does.
+      after: async () =>
+        void (await publishAnomalies(client, config, history.source.store, new AbortController().signal)),
+    },
   );
   snapshots?.stop();
   await history.close();
