@@ -24,39 +24,82 @@ export class DenseDaily implements Daily {
   }
 }
 
-/** Per identity key, the digests' values by day over `days`, all at `scale` decimals (raised where fewer). */
-function dense(digests: readonly Digest[], days: DayRange, scale: number, keyOf: ReadonlyArray<string | undefined>) {
-  const width = days.end - days.start + 1;
-  // One array of every identity's days, indexed by the store's numbers; each identity's series is a view of it.
-  const top = maxId(digests);
-  const all = new Float64Array((top + 1) * width);
-  const seen = new Uint8Array(top + 1);
-  const org = new Float64Array(width);
-  for (const d of digests) {
-    const k = 10 ** (scale - d.scale);
-    const at = d.days.start - days.start;
-    for (let i = 0; i < d.ids.length; i++) {
-      const id = d.ids[i]!;
-      const v = valueOf(d.v[i]!) * k;
-      all[id * width + at] = v;
-      seen[id] = 1;
-      org[at]! += v;
+/** Days of digests read at a time: 58 days of 50,000 people's digests at once would be some 60 MB of arrays. */
+const READ_DAYS = 7;
+
+/**
+ * Per identity number, the digests' values by day over `days`, all at one scale (raised as digests with more
+ * decimals come): one flat array of every identity's days, indexed by the store's numbers, grown as they come.
+ */
+export class DenseBuilder {
+  private readonly width: number;
+  private all = new Float64Array(0);
+  seen = new Uint8Array(0);
+  readonly org: Float64Array;
+
+  constructor(
+    private readonly days: DayRange,
+    public scale = 0,
+  ) {
+    this.width = days.end - days.start + 1;
+    this.org = new Float64Array(this.width);
+  }
+
+  add(digests: readonly Digest[]): void {
+    const top = maxId(digests);
+    if (top >= this.seen.length) this.grow(Math.max(top + 1, Math.ceil(this.seen.length * 1.5)));
+    const finer = Math.max(this.scale, ...digests.map((d) => d.scale));
+    if (finer > this.scale) this.rescale(finer);
+    const { width } = this;
+    for (const d of digests) {
+      const k = 10 ** (this.scale - d.scale);
+      const at = d.days.start - this.days.start;
+      for (let i = 0; i < d.ids.length; i++) {
+        const id = d.ids[i]!;
+        const v = valueOf(d.v[i]!) * k;
+        this.all[id * width + at] = v;
+        this.seen[id] = 1;
+        this.org[at]! += v;
+      }
+      this.org[at]! += valueOf(d.rest) * k;
+      if (!Number.isSafeInteger(this.org[at]!)) throw new Unsafe();
     }
-    org[at]! += valueOf(d.rest) * k;
-    if (!Number.isSafeInteger(org[at]!)) throw new Unsafe();
   }
-  const out = new Map<string, DenseDaily>();
-  for (let id = 0; id <= top; id++) {
-    if (!seen[id]) continue;
-    const a = all.subarray(id * width, (id + 1) * width);
-    let peak = 0;
-    for (let i = 0; i < width; i++) if (a[i]! > peak) peak = a[i]!;
-    if (!Number.isSafeInteger(peak)) throw new Unsafe();
-    out.set(keyOf[id]!, new DenseDaily(days.start, a, peak));
+
+  private grow(ids: number): void {
+    const all = new Float64Array(ids * this.width);
+    all.set(this.all);
+    const seen = new Uint8Array(ids);
+    seen.set(this.seen);
+    [this.all, this.seen] = [all, seen];
   }
-  const orgDaily = new Map<number, bigint>();
-  org.forEach((v, i) => orgDaily.set(days.start + i, BigInt(v)));
-  return { byKey: out, org: orgDaily };
+
+  private rescale(scale: number): void {
+    const k = 10 ** (scale - this.scale);
+    for (const values of [this.all, this.org])
+      for (let i = 0; i < values.length; i++) {
+        values[i]! *= k;
+        if (!Number.isSafeInteger(values[i]!)) throw new Unsafe();
+      }
+    this.scale = scale;
+  }
+
+  /** Each identity's series by its key, and the organization's by day. */
+  finish(keyOf: ReadonlyArray<string | undefined>) {
+    const { width } = this;
+    const out = new Map<string, DenseDaily>();
+    for (let id = 0; id < this.seen.length; id++) {
+      if (!this.seen[id]) continue;
+      const a = this.all.subarray(id * width, (id + 1) * width);
+      let peak = 0;
+      for (let i = 0; i < width; i++) if (a[i]! > peak) peak = a[i]!;
+      if (!Number.isSafeInteger(peak)) throw new Unsafe();
+      out.set(keyOf[id]!, new DenseDaily(this.days.start, a, peak));
+    }
+    const org = new Map<number, bigint>();
+    this.org.forEach((v, i) => org.set(this.days.start + i, BigInt(v)));
+    return { byKey: out, org };
+  }
 }
 
 /**
@@ -64,18 +107,25 @@ function dense(digests: readonly Digest[], days: DayRange, scale: number, keyOf:
  * when the store lacks a day of them (the listings then answer).
  */
 export async function storedIdentitySeries(ctx: Pick<ToolContext, 'client'>, days: DayRange) {
-  const [credits, billed] = await Promise.all([
-    ctx.client.digests('credits', days, true),
-    ctx.client.digests('billed', days, true),
-  ]);
-  if (!credits || !billed) return null;
+  const credits = new DenseBuilder(days);
+  const billed = new DenseBuilder(days);
+  const freshness: Freshness[] = [];
   try {
-    const both = [...credits, ...billed];
-    // Which numbers appear, marked in an array: millions of ids at 50,000 people, a Set of them is slow.
-    const marked = new Uint8Array(maxId(both) + 1);
-    for (const d of both) for (const id of d.ids) marked[id] = 1;
+    for (let start = days.start; start <= days.end; start += READ_DAYS) {
+      const part = { start, end: Math.min(days.end, start + READ_DAYS - 1) };
+      for (const [name, into] of [
+        ['credits', credits],
+        ['billed', billed],
+      ] as const) {
+        const digests = await ctx.client.digests(name, part, true);
+        if (!digests) return null;
+        into.add(digests);
+        freshness.push(...digests.map((d) => d.freshness));
+      }
+    }
     const ids: number[] = [];
-    marked.forEach((m, id) => m && ids.push(id));
+    for (let id = 0; id < Math.max(credits.seen.length, billed.seen.length); id++)
+      if (credits.seen[id] || billed.seen[id]) ids.push(id);
     const refs = await refsOf(ctx, ids);
     const keyOf: Array<string | undefined> = [];
     const identities = new Map<string, IdentityRef>();
@@ -84,11 +134,9 @@ export async function storedIdentitySeries(ctx: Pick<ToolContext, 'client'>, day
       keyOf[id] = key;
       identities.set(key, ref);
     }
-    const scale = Math.max(0, ...billed.map((d) => d.scale));
-    const c = dense(credits, days, 0, keyOf);
-    const b = dense(billed, days, scale, keyOf);
-    const freshness: Freshness[] = [...credits, ...billed].map((d) => d.freshness);
-    return { identities, credits: c.byKey, orgCredits: c.org, billed: b.byKey, scale, freshness };
+    const c = credits.finish(keyOf);
+    const b = billed.finish(keyOf);
+    return { identities, credits: c.byKey, orgCredits: c.org, billed: b.byKey, scale: billed.scale, freshness };
   } catch (error) {
     if (error instanceof Unsafe) return null;
     throw error;
