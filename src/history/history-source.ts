@@ -131,6 +131,7 @@ export class HistorySource implements HistoryPort {
       }
     },
     names: (ids) => this.store.people.namesOf(this.store.db, ids),
+    lastId: () => this.store.people.lastId(this.store.db),
   };
 
   /** The digests of the fewest stored blocks that cover the days exactly, months first; null with a gap. */

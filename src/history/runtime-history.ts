@@ -50,6 +50,7 @@ class OpeningPort implements HistoryPort {
   readonly digest: DigestPort = {
     digests: async (name, days, byDay) => (await this.open())?.source.digest.digests(name, days, byDay) ?? null,
     names: async (ids) => (await this.open())?.source.digest.names(ids) ?? new Map(),
+    lastId: async () => (await this.open())?.source.digest.lastId() ?? 0,
   };
 
   storedFrom(): number | undefined {

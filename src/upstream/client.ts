@@ -197,6 +197,11 @@ export class AnalyticsClient {
     return (await this.upstream.history?.digest?.names(ids)) ?? new Map();
   }
 
+  /** The largest number the history store has given an identity (0: none, or no store). */
+  async digestLastId(): Promise<number> {
+    return (await this.upstream.history?.digest?.lastId()) ?? 0;
+  }
+
   /** Resolves once the history store (if any) is open: it opens on first use, not when the server starts. */
   async historyReady(): Promise<void> {
     await this.upstream.history?.ready?.();

@@ -57,4 +57,6 @@ export interface DigestPort {
   digests(name: DigestName, days: DayRange, byDay?: boolean): Promise<Digest[] | null>;
   /** `u:<email>` or `s:<service account>`, as first written, by number. */
   names(ids: Iterable<number>): Promise<Map<number, string>>;
+  /** The largest number given to an identity so far (0: none). */
+  lastId(): Promise<number>;
 }

@@ -187,6 +187,15 @@ export class PeopleIndex {
     return { ids: found, settle: () => found.forEach((id, key) => this.ids.set(key, id)) };
   }
 
+  /** The largest number given so far (0: none). */
+  async lastId(db: Db): Promise<number> {
+    const row = await db
+      .selectFrom('history_people')
+      .select((eb) => eb.fn.max<number>('id').as('last'))
+      .executeTakeFirst();
+    return Number(row?.last ?? 0);
+  }
+
   /** The names (emails or service account names) and identity keys of numbered people. */
   async namesOf(db: Db, ids: Iterable<number>): Promise<Map<number, string>> {
     const wanted = [...new Set(ids)];

@@ -1,7 +1,18 @@
 import type { DayRange } from '../../domain/dates.js';
 import { formatDay } from '../../util/utc-date.js';
 import type { Series } from './anomaly-data.js';
-import { firstAppearances, halfText, ratioOf, spikes, unitsText, weekdayBreaks, type Flag } from './anomaly-rules.js';
+import {
+  COST_FLOOR_USD,
+  CREDIT_FLOOR,
+  SPIKE_TIMES,
+  firstAppearances,
+  halfText,
+  ratioOf,
+  spikes,
+  unitsText,
+  weekdayBreaks,
+  type Flag,
+} from './anomaly-rules.js';
 
 export const KINDS = [
   'identity_credits',
@@ -26,8 +37,6 @@ export interface Anomaly {
   ratio: number | null;
 }
 
-const CREDIT_FLOOR = 500n;
-const COST_FLOOR_USD = 5n;
 const RESOURCE_FLOOR_USD = 10n;
 
 export const METHOD =
@@ -72,12 +81,12 @@ export function findAnomalies(series: Series, days: DayRange): Anomaly[] {
   };
   const identity = (key: string) => series.identities.get(key) ?? {};
   const org = () => ({ scope: 'organization' });
-  push('identity_credits', spikes(series.credits, days, CREDIT_FLOOR, 5n), identity, null);
+  push('identity_credits', spikes(series.credits, days, CREDIT_FLOOR, SPIKE_TIMES), identity, null);
   push('org_credits', weekdayBreaks(series.orgCredits, days, 3n, 2n), org, null);
   push('org_active_users', weekdayBreaks(series.activeUsers, days, 3n, 2n), org, null);
   if (cost) {
     const floor = (usdAmount: bigint) => usdAmount * 10n ** BigInt(cost.scale);
-    push('identity_cost', spikes(cost.byIdentity, days, floor(COST_FLOOR_USD), 5n), identity, cost.scale);
+    push('identity_cost', spikes(cost.byIdentity, days, floor(COST_FLOOR_USD), SPIKE_TIMES), identity, cost.scale);
     push('org_cost', weekdayBreaks(cost.org, days, 3n, 2n), org, cost.scale);
     const scope = (key: string) => ({ scope: key });
     push('new_resource', firstAppearances(cost.byResource, days), scope, cost.scale);

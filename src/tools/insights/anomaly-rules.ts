@@ -14,6 +14,14 @@ export interface Daily {
 /** Days a baseline looks back: the identity's previous 28 days, or the 4 same weekdays before. */
 export const BASELINE_DAYS = 28;
 
+/** An identity's spike: at least 5× its baseline, which is raised to at least 500 credits or $5. */
+export const SPIKE_TIMES = 5n;
+export const CREDIT_FLOOR = 500n;
+export const COST_FLOOR_USD = 5n;
+
+/** The least value a spike has, in units at `scale` decimals: a series that never reaches it is never one. */
+export const leastSpike = (floor: bigint, scale: number) => SPIKE_TIMES * floor * 10n ** BigInt(scale);
+
 /** A flagged day: `twice` is twice the baseline (the median of an even count is a half at most). */
 export interface Flag {
   key: string;
