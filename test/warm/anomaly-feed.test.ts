@@ -137,4 +137,29 @@ describe('anomalies://latest, the changelog of what the sync found', () => {
     expect(second.code, second.said).toBe(0);
     expect(second.printed).toBe('');
   }, 60_000);
+
+  it('`sync` with fewer days than its months reach reads nothing live to look for anomalies', async () => {
+    // The daily active counts are kept as deep as the months reach (62 days), credits and cost for 5 days only:
+    // no day has its 28-day baselines of credits, so there is nothing to judge, and nothing to fetch for it.
+    const history = await store('shallow.sqlite');
+    const config = configSchema.parse({ token: 'rw', baseUrl: h.sim.url, historyDays: 5, historyMonths: 2 });
+    const runtime = { config, client: h.upstream, pii: h.deps.pii, secrets: [] } as unknown as Runtime;
+    const before = h.sim.requests().length;
+    const printed: string[] = [];
+    const said: string[] = [];
+    const code = await syncCommandBody(
+      runtime,
+      history,
+      new AbortController().signal,
+      (line) => said.push(line),
+      (text) => printed.push(text),
+    );
+    expect(code, said.join('\n')).toBe(0);
+    expect(printed.join('')).toBe('');
+    const asked = h.sim.requests().slice(before);
+    const of = (part: string) => asked.filter((r) => r.path.includes(part)).length;
+    // The sync's own: a window of 5 days and 2 months each (a page or two apiece at 120 people).
+    expect(of('credit-usage')).toBeLessThanOrEqual(6);
+    expect(of('cost-analytics')).toBeLessThanOrEqual(6);
+  }, 60_000);
 });

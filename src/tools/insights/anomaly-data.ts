@@ -38,11 +38,18 @@ const add = (m: Map<string, Days>, key: string, day: number, v: bigint) => {
 
 /**
  * The first day of `period` whose 28 days before are all in the history store; null without a store.
- * Probed on the daily active counts (one row a day, synced with the rest): the days held end at the latest.
+ * Probed on the daily active counts and the credits by date (each day's the sync stores with cost): the
+ * days held end at the latest. The counts alone would not do: they are kept as deep as the months reach.
  */
 export async function firstHeldDay(ctx: ReadContext, period: DayRange): Promise<number | null> {
   if (ctx.client.days().storedFrom === undefined) return null;
-  const held = (d: number) => ctx.client.stored(dauCount, { days: { start: d - BASELINE_DAYS, end: period.end } });
+  const held = async (d: number) => {
+    const days = { start: d - BASELINE_DAYS, end: period.end };
+    return (
+      (await ctx.client.stored(dauCount, { days })) &&
+      (await ctx.client.stored(creditUsageByUser, { days, by_date: true }))
+    );
+  };
   let [lo, hi] = [period.start, period.end + 1];
   if (await held(lo)) return lo;
   while (lo + 1 < hi) {
