@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { HistoryTables } from './store-tables.js';
 import type { Grain } from './datasets.js';
-import { perIdentity, rollupSums, rollupsOf, type Rollup } from './derived/cost-rollups.js';
+import { blockSums, numbered } from './derived/block-sums.js';
+import { rollupsOf } from './derived/cost-rollups.js';
 import {
   DIGESTED,
   PeopleIndex,
@@ -11,21 +12,10 @@ import {
   digestSums,
   storeDigest,
   type DigestShare,
-  type DigestSums,
 } from './derived/digests.js';
 import { passesFor, shareOf } from './derived/passes.js';
 import { dropSpans } from './derived/spans.js';
-import {
-  CHUNK,
-  STAGING,
-  clear,
-  insertBlock,
-  insertPositioned,
-  insertRows,
-  readRecords,
-  readRows,
-  rowValues,
-} from './store-rows.js';
+import { CHUNK, STAGING, clear, insertBlock, insertRows, readRecords, readRows, rowValues } from './store-rows.js';
 
 /** A stored block: a day or a calendar month of one dataset. */
 export interface Block {
@@ -150,8 +140,8 @@ export class HistoryStore {
    */
   async commit(dataset: string, blocks: ReadonlyArray<Omit<NewBlock, 'items'> & { rows: number }>): Promise<void> {
     if (blocks.length === 0) return this.unstage(dataset);
-    const derived: Array<Awaited<ReturnType<HistoryStore['derive']>>> = [];
-    for (const b of blocks) derived.push(await this.derive(b));
+    const derived: Array<Awaited<ReturnType<typeof blockSums>>> = [];
+    for (const b of blocks) derived.push(await blockSums(this.db, this.people, b));
     const rename = async (tx: Db, from: string, to: string, b: { start: number; end: number }) => {
       await tx
         .updateTable('history_rows')
@@ -183,57 +173,6 @@ export class HistoryStore {
   }
 
   /**
-   * A staged block's digest (its body) and its rollups (staged, with their row counts), summed from its rows a
-   * part at a time: the rollups of the whole organization in one read, those per identity (and the digest) in
-   * passes over shares of the identities, so a block of 50,000 people is never summed in memory at once.
-   */
-  private async derive(b: { dataset: string; start: number; end: number; rows: number }) {
-    const staged = { ...b, dataset: STAGING + b.dataset };
-    const rollups = new Map<string, number>();
-    const stageRollups = async (sums: ReturnType<typeof rollupSums>) => {
-      for (const r of sums.rows()) {
-        await insertPositioned(this.db, { ...b, dataset: STAGING + r.id }, r.rows);
-        rollups.set(r.id, (rollups.get(r.id) ?? 0) + r.rows.length);
-      }
-    };
-    const passes = passesFor(b.rows);
-    const whole = (r: Rollup) => !perIdentity(r);
-    // In passes, the rollups of the whole organization are summed in a read of their own.
-    if (passes > 1 && rollupsOf(b.dataset, whole).length) {
-      const sums = rollupSums(b.dataset, whole);
-      await readRecords(this.db, staged, sums.add);
-      await stageRollups(sums);
-    }
-    const which = passes > 1 ? perIdentity : undefined;
-    const digested = DIGESTED.includes(b.dataset);
-    const shares: DigestShare[] = [];
-    for (let pass = 0; pass < passes && (digested || rollupsOf(b.dataset, which).length); pass++) {
-      const sums = rollupSums(b.dataset, which);
-      const digest = digestSums(b.dataset);
-      const keep = passes > 1 ? shareOf(pass, passes) : undefined;
-      await readRecords(this.db, staged, (rows) => (sums.add(rows), digest?.add(rows)), { keep });
-      await stageRollups(sums);
-      if (digest) shares.push(digestShare(digest, await this.numbered(digest)));
-    }
-    return { digest: digested ? digestBody(shares) : undefined, rollups };
-  }
-
-  /**
-   * The numbers of a digest's identities, the new ones numbered in a transaction of their own (one sorted pass,
-   * so that writers side by side on PostgreSQL never wait on each other in a cycle), kept once it commits.
-   */
-  private async numbered(sums: DigestSums): Promise<ReadonlyMap<string, number>> {
-    let settle = () => {};
-    const ids = await this.db.transaction().execute(async (tx) => {
-      const numbered = await this.people.number(tx, [sums]);
-      settle = numbered.settle;
-      return numbered.ids;
-    });
-    settle();
-    return ids;
-  }
-
-  /**
    * Writes the digests a store filled before them lacks, each from its block's rows, a block at a time; a block
    * replaced meanwhile (its own digest written with it) is passed over. Returns how many it wrote.
    */
@@ -250,7 +189,7 @@ export class HistoryStore {
           const sums = digestSums(dataset)!;
           const keep = passes > 1 ? shareOf(pass, passes) : undefined;
           await readRecords(this.db, b, sums.add, { keep });
-          shares.push(digestShare(sums, await this.numbered(sums)));
+          shares.push(digestShare(sums, await numbered(this.db, this.people, sums)));
         }
         await this.db.transaction().execute(async (tx) => {
           const same = await tx
