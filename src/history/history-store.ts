@@ -15,7 +15,16 @@ import {
 } from './derived/digests.js';
 import { passesFor, shareOf } from './derived/passes.js';
 import { dropSpans } from './derived/spans.js';
-import { CHUNK, STAGING, clear, insertBlock, insertRows, readRecords, readRows, rowValues } from './store-rows.js';
+import {
+  STAGING,
+  clear,
+  insertBlock,
+  insertRows,
+  insertValues,
+  readRecords,
+  readRows,
+  rowValues,
+} from './store-rows.js';
 
 /** A stored block: a day or a calendar month of one dataset. */
 export interface Block {
@@ -122,10 +131,10 @@ export class HistoryStore {
    * nothing until `commit` makes them blocks. `seq` runs on across the pages of one fetch.
    */
   async stage(dataset: string, rows: ReadonlyArray<{ start: number; end: number; item: unknown }>, seq: number) {
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const values = rows.slice(i, i + CHUNK).map((r, j) => rowValues(STAGING + dataset, r, r.item, seq + i + j));
-      await this.db.insertInto('history_rows').values(values).execute();
-    }
+    await insertValues(
+      this.db,
+      rows.map((r, i) => rowValues(STAGING + dataset, r, r.item, seq + i)),
+    );
   }
 
   /** Drops what a fetch of the dataset staged and did not commit (a failed or killed one), its rollups' too. */

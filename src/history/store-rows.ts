@@ -72,12 +72,30 @@ export async function insertRows(db: Db, dataset: string, at: Span, items: reado
     if (perRow > 1) row.body = JSON.stringify(items.slice(i, i + perRow)).slice(1, -1);
     values.push(row);
   }
+  await insertValues(db, values);
+}
+
+/** Stored rows inserted CHUNK at a time. */
+export async function insertValues(db: Db, values: ReadonlyArray<ReturnType<typeof rowValues>>): Promise<void> {
   for (let i = 0; i < values.length; i += CHUNK)
     await db
       .insertInto('history_rows')
       .values(values.slice(i, i + CHUNK))
       .execute();
 }
+
+/** The next `limit` stored rows of a block after `after`, in order. */
+const rowsAfter = (db: Db, b: Span, after: number, limit: number) =>
+  db
+    .selectFrom('history_rows')
+    .select(['seq', 'identity', 'body'])
+    .where('dataset', '=', b.dataset)
+    .where('start_day', '=', b.start)
+    .where('end_day', '=', b.end)
+    .where('seq', '>', after)
+    .orderBy('seq')
+    .limit(limit)
+    .execute();
 
 export async function insertBlock(db: Db, b: BlockMeta, rows: number): Promise<void> {
   await db
@@ -115,16 +133,7 @@ export async function readRecords(
   const { keep, offset = 0, limit = batched(b.dataset) ? Math.ceil(CHUNK / BATCH) : CHUNK } = options;
   let next = offset;
   for (let after = -1; ;) {
-    const part = await db
-      .selectFrom('history_rows')
-      .select(['seq', 'identity', 'body'])
-      .where('dataset', '=', b.dataset)
-      .where('start_day', '=', b.start)
-      .where('end_day', '=', b.end)
-      .where('seq', '>', after)
-      .orderBy('seq')
-      .limit(limit)
-      .execute();
+    const part = await rowsAfter(db, b, after, limit);
     if (part.length === 0) return next;
     after = Number(part.at(-1)!.seq);
     let records: Positioned[];
@@ -147,12 +156,10 @@ export async function readRecords(
 
 /** Records written as single rows at their POSITION: a block's rows in the order of their first records. */
 export async function insertPositioned(db: Db, at: Span, records: readonly Positioned[]): Promise<void> {
-  const values = records.map((r) => rowValues(at.dataset, at, r, r[POSITION]!));
-  for (let i = 0; i < values.length; i += CHUNK)
-    await db
-      .insertInto('history_rows')
-      .values(values.slice(i, i + CHUNK))
-      .execute();
+  await insertValues(
+    db,
+    records.map((r) => rowValues(at.dataset, at, r, r[POSITION]!)),
+  );
 }
 
 /**
@@ -161,16 +168,7 @@ export async function insertPositioned(db: Db, at: Span, records: readonly Posit
  */
 export async function batchStaged(db: Db, from: Span, to: Span): Promise<void> {
   for (let after = -1, seq = 0; ;) {
-    const part = await db
-      .selectFrom('history_rows')
-      .select(['seq', 'body'])
-      .where('dataset', '=', from.dataset)
-      .where('start_day', '=', from.start)
-      .where('end_day', '=', from.end)
-      .where('seq', '>', after)
-      .orderBy('seq')
-      .limit(CHUNK)
-      .execute();
+    const part = await rowsAfter(db, from, after, CHUNK);
     if (part.length === 0) return;
     after = Number(part.at(-1)!.seq);
     const values: Array<ReturnType<typeof rowValues>> = [];

@@ -48,6 +48,21 @@ const spike = () => ({
   date: formatDay(h.sim.state.org.anchorDay - SPIKE.daysBeforeAnchor),
 });
 
+/** `org-analytics-mcp sync` on a store: its exit code, its progress lines and what it printed. */
+async function syncCommand(history: RuntimeHistory, settings: Record<string, unknown>) {
+  const config = configSchema.parse({ token: 'rw', baseUrl: h.sim.url, ...settings });
+  const runtime = { config, client: h.upstream, pii: h.deps.pii, secrets: [] } as unknown as Runtime;
+  const [said, printed]: [string[], string[]] = [[], []];
+  const code = await syncCommandBody(
+    runtime,
+    history,
+    new AbortController().signal,
+    (line) => said.push(line),
+    (text) => printed.push(text),
+  );
+  return { code, said: said.join('\n'), printed: printed.join('') };
+}
+
 beforeAll(async () => {
   h = await harness({ sim: { users: 120 } });
   dir = mkdtempSync(join(tmpdir(), 'anomaly-feed-'));
@@ -113,19 +128,7 @@ describe('anomalies://latest, the changelog of what the sync found', () => {
 
   it('`sync` prints the new anomalies on stdout once: a second run prints nothing', async () => {
     const history = await store('cron.sqlite');
-    const config = configSchema.parse({ token: 'rw', baseUrl: h.sim.url, ...SETTINGS });
-    const runtime = { config, client: h.upstream, pii: h.deps.pii, secrets: [] } as unknown as Runtime;
-    const run = async () => {
-      const [said, printed]: [string[], string[]] = [[], []];
-      const code = await syncCommandBody(
-        runtime,
-        history,
-        new AbortController().signal,
-        (line) => said.push(line),
-        (text) => printed.push(text),
-      );
-      return { code, said: said.join('\n'), printed: printed.join('') };
-    };
+    const run = () => syncCommand(history, SETTINGS);
     const first = await run();
     expect(first.code, first.said).toBe(0);
     expect(first.printed).toMatch(/^\d+ new anomal(y|ies) \(/);
@@ -142,20 +145,10 @@ describe('anomalies://latest, the changelog of what the sync found', () => {
     // The daily active counts are kept as deep as the months reach (62 days), credits and cost for 5 days only:
     // no day has its 28-day baselines of credits, so there is nothing to judge, and nothing to fetch for it.
     const history = await store('shallow.sqlite');
-    const config = configSchema.parse({ token: 'rw', baseUrl: h.sim.url, historyDays: 5, historyMonths: 2 });
-    const runtime = { config, client: h.upstream, pii: h.deps.pii, secrets: [] } as unknown as Runtime;
     const before = h.sim.requests().length;
-    const printed: string[] = [];
-    const said: string[] = [];
-    const code = await syncCommandBody(
-      runtime,
-      history,
-      new AbortController().signal,
-      (line) => said.push(line),
-      (text) => printed.push(text),
-    );
-    expect(code, said.join('\n')).toBe(0);
-    expect(printed.join('')).toBe('');
+    const { code, said, printed } = await syncCommand(history, { historyDays: 5, historyMonths: 2 });
+    expect(code, said).toBe(0);
+    expect(printed).toBe('');
     const asked = h.sim.requests().slice(before);
     const of = (part: string) => asked.filter((r) => r.path.includes(part)).length;
     // The sync's own: a window of 5 days and 2 months each (a page or two apiece at 120 people).
