@@ -17,6 +17,7 @@ import { passesFor, shareOf } from './derived/passes.js';
 import { dropSpans } from './derived/spans.js';
 import {
   STAGING,
+  batchStaged,
   clear,
   insertBlock,
   insertRows,
@@ -144,22 +145,16 @@ export class HistoryStore {
   }
 
   /**
-   * Makes the staged rows of each block the block's rows, in one transaction with the blocks, their digests and
+   * Makes the staged rows of each block the block's rows (packed), in one transaction with the blocks, their digests and
    * rollups (staged first, a block at a time): all of them or none, as `put` writes them.
    */
   async commit(dataset: string, blocks: ReadonlyArray<Omit<NewBlock, 'items'> & { rows: number }>): Promise<void> {
     if (blocks.length === 0) return this.unstage(dataset);
     const derived: Array<Awaited<ReturnType<typeof blockSums>>> = [];
     for (const b of blocks) derived.push(await blockSums(this.db, this.people, b));
-    const rename = async (tx: Db, from: string, to: string, b: { start: number; end: number }) => {
-      await tx
-        .updateTable('history_rows')
-        .set({ dataset: to })
-        .where('dataset', '=', STAGING + from)
-        .where('start_day', '=', b.start)
-        .where('end_day', '=', b.end)
-        .execute();
-    };
+    // Staged rows are one record each; a block's are packed batches of them, in the same order.
+    const rename = (tx: Db, from: string, to: string, b: { start: number; end: number }) =>
+      batchStaged(tx, { ...b, dataset: STAGING + from }, { ...b, dataset: to });
     await this.db.transaction().execute(async (tx) => {
       for (const [i, b] of blocks.entries()) {
         await clear(tx, b);

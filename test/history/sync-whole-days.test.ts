@@ -27,7 +27,7 @@ const until = async (what: () => boolean | Promise<boolean>, ms = 15_000) => {
 };
 
 /**
- * Every stored block with the rows it says it has, rows of a dataset that belong to no block, and the pages
+ * Every stored block with the records it says it has, rows of a dataset that belong to no block, and the pages
  * staged (under `staging:<dataset>`, a name no reader asks for) by a fetch that never committed them.
  */
 async function wholeness(store: HistoryStore) {
@@ -41,7 +41,16 @@ async function wholeness(store: HistoryStore) {
     `${r.dataset} ${Number(r.start_day)}..${Number(r.end_day)}`;
   const rowsOf = new Map(counts.map((c) => [key(c), Number(c.n)]));
   return {
-    blocks: blocks.map((b) => ({ key: key(b), said: Number(b.rows), found: rowsOf.get(key(b)) ?? 0 })),
+    // A block's rows hold its records a batch at a time (a digest is one row).
+    blocks: await Promise.all(
+      blocks.map(async (b) => ({
+        key: key(b),
+        said: Number(b.rows),
+        found: b.dataset.startsWith('digest:')
+          ? (rowsOf.get(key(b)) ?? 0)
+          : (await store.rows(b.dataset, Number(b.start_day), Number(b.end_day))).length,
+      })),
+    ),
     orphans: [...rowsOf.keys()].filter((k) => !k.startsWith('staging:') && !blocks.some((b) => key(b) === k)),
     staged: [...rowsOf.keys()].filter((k) => k.startsWith('staging:')),
   };

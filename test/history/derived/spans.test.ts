@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveNamedRange } from '../../../src/domain/dates.js';
 import { buildSpans } from '../../../src/history/derived/spans.js';
 import { buildTrailingSpans } from '../../../src/history/derived/trailing-spans.js';
-import { BATCH, POSITION, insertRows, readRecords, type Positioned } from '../../../src/history/store-rows.js';
+import {
+  BATCH,
+  POSITION,
+  insertRows,
+  insertValues,
+  readRecords,
+  rowValues,
+  type Positioned,
+} from '../../../src/history/store-rows.js';
 import { costAnalytics } from '../../../src/upstream/endpoints/cost-analytics.js';
 import { creditUsageByUser } from '../../../src/upstream/endpoints/credit-usage-by-user.js';
 import { userActivity } from '../../../src/upstream/endpoints/user-activity.js';
@@ -205,13 +213,19 @@ describe.each(['sqlite', 'postgres'] as const)('spans: stored days summed over a
     }
   });
 
-  it('keep their records a batch to a stored row, read back whole or a part at a time, in order, each with its place', async () => {
+  it('keep their records a batch to a stored row, packed, read back whole or a part at a time, in order, each with its place', async () => {
     const store = stored.history.source.store;
     const items = Array.from({ length: BATCH * 2 + 7 }, (_, i) => ({ user_email: `p${i}@x.example`, n: i }));
     const at = { dataset: 'span:test', start: 4, end: 7 };
     await store.db.transaction().execute((tx) => insertRows(tx, at.dataset, at, items, 0));
-    const held = await store.db.selectFrom('history_rows').select('seq').where('dataset', '=', at.dataset).execute();
+    const held = await store.db
+      .selectFrom('history_rows')
+      .select(['seq', 'body'])
+      .where('dataset', '=', at.dataset)
+      .execute();
     expect(held.length).toBe(3);
+    // Each batch names its keys once.
+    for (const row of held) expect(row.body.match(/user_email/g)).toHaveLength(1);
     expect(await store.rows(at.dataset, at.start, at.end)).toEqual(items);
     const parts: Positioned[][] = [];
     const next = await readRecords(store.db, at, (rows) => parts.push(rows), { limit: 1, offset: 10 });
@@ -220,5 +234,22 @@ describe.each(['sqlite', 'postgres'] as const)('spans: stored days summed over a
     // Each record's place: the block's offset, then its own; the next block's records start after the last batch.
     expect(parts.flat().map((r) => r[POSITION])).toEqual(items.map((_, i) => 10 + i));
     expect(next).toBe(10 + BATCH * 3);
+  });
+
+  it('read the blocks of stores written before the batches (a record a row) as they are, whole or a share at a time', async () => {
+    const store = stored.history.source.store;
+    const items = Array.from({ length: 2500 }, (_, i) => ({ user_email: `Q${i}@x.example`, n: i }));
+    const at = { dataset: 'user-activity-old', start: 9, end: 9 };
+    await insertValues(
+      store.db,
+      items.map((item, i) => rowValues(at.dataset, at, item, i)),
+    );
+    expect(await store.rows(at.dataset, at.start, at.end)).toEqual(items);
+    const odd = (identity: string | null) => Number(identity!.slice(3).split('@')[0]) % 2 === 1;
+    const parts: Positioned[][] = [];
+    const next = await readRecords(store.db, at, (rows) => parts.push(rows), { keep: odd, offset: 5 });
+    expect(JSON.parse(JSON.stringify(parts.flat()))).toEqual(items.filter((_, i) => i % 2 === 1));
+    expect(parts.flat().map((r) => r[POSITION])).toEqual(items.flatMap((_, i) => (i % 2 ? [5 + i] : [])));
+    expect(next).toBe(5 + items.length);
   });
 });
