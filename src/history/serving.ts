@@ -12,14 +12,16 @@ export interface Source {
 }
 
 const same = (rows: Row[]) => rows;
-const without =
-  (...fields: string[]) =>
-  (rows: Row[]) =>
+// Copies without the fields, key by key: a `delete` would turn each copy into a slow dictionary.
+const without = (...fields: string[]) => {
+  const left = new Set(fields);
+  return (rows: Row[]) =>
     rows.map((row) => {
-      const out = { ...row };
-      for (const f of fields) delete out[f];
+      const out: Row = {};
+      for (const key of Object.keys(row)) if (!left.has(key)) out[key] = row[key];
       return out;
     });
+};
 
 /** The spans summing a dataset of days or months, read the same way, where the question is not by day. */
 const spans = (datasetId: string, project: Source['project']): Source[] => {

@@ -11,7 +11,7 @@ import type { HistoryTables } from '../store-tables.js';
 import { ROLLUPS, perIdentity, rollupDataset } from './cost-rollups.js';
 
 /**
- * Spans: stored days (and months) summed per identity over aligned runs of 4 to 128 days (and 2 to 16 months):
+ * Spans: stored days (and months) summed per identity over aligned runs of 2 to 128 days (and 2 to 16 months):
  * a run of 2^k units starts on a unit number divisible by 2^k. `buildSpans` builds them after a sync. Sums over
  * disjoint days add up exactly and the merges keep rows in order of first appearance, so a range read as a few
  * runs, months and days is the same answer as its days read one by one, from a few blocks instead of up to 90.
@@ -57,8 +57,8 @@ const costSums = (parts: Row[][], span: DayRange) =>
     false,
   ) as unknown as Row[];
 
-/** Runs of 4 to 128 days: a range of up to 90 days is a few of them and at most 3 days at each end. */
-const DAY_LEVELS = [4, 8, 16, 32, 64, 128];
+/** Runs of 2 to 128 days: a range of up to 90 days is a few of them and at most a day at each end. */
+const DAY_LEVELS = [2, 4, 8, 16, 32, 64, 128];
 /** Runs of 2 to 16 months: two years are a few of them. */
 const MONTH_LEVELS = [2, 4, 8, 16];
 
@@ -126,7 +126,7 @@ async function finalBlocks(db: Db, dataset: string, unit: Unit, length: number):
 }
 
 /**
- * Builds the spans the stored days allow and the store lacks, level by level (a span from the 4 days or the two
+ * Builds the spans the stored days allow and the store lacks, level by level (a span from its days or the two
  * spans below it), each in a transaction that first checks its parts are still those it read. Returns how many.
  */
 export async function buildSpans(db: Db, signal?: AbortSignal, onBuilt?: (built: number) => void): Promise<number> {
