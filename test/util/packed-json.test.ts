@@ -40,6 +40,12 @@ describe('packed JSON records', () => {
     expect(unpackRecords([])).toEqual([]);
   });
 
+  it('reads keys that look like code as data', () => {
+    const record = { '"}; globalThis.hit = 1; ({"': 1, '\\': { "'`${x}": 2 }, '0': 3 };
+    expect(unpackRecords([packRecords([record])])).toEqual([record]);
+    expect((globalThis as Record<string, unknown>).hit).toBeUndefined();
+  });
+
   it('keeps a key "__proto__" an own property, as JSON.parse does', () => {
     const text = '{"__proto__": {"polluted": 1}, "a": 1}';
     const record = JSON.parse(text) as Record<string, unknown>;
