@@ -18,7 +18,12 @@ const without = (...fields: string[]) => {
   return (rows: Row[]) =>
     rows.map((row) => {
       const out: Row = {};
-      for (const key of Object.keys(row)) if (!left.has(key)) out[key] = row[key];
+      for (const key of Object.keys(row))
+        if (left.has(key)) continue;
+        // Assigned, this key would set the prototype; the copy keeps it as its own, as a spread does.
+        else if (key === '__proto__')
+          Object.defineProperty(out, key, { value: row[key], enumerable: true, writable: true, configurable: true });
+        else out[key] = row[key];
       return out;
     });
 };

@@ -134,16 +134,17 @@ export async function readRecords(
   options: { keep?: (identity: string | null) => boolean; offset?: number; limit?: number } = {},
 ): Promise<number> {
   const { keep, offset = 0 } = options;
-  // A block's rows are all batches or all single records; the first row read says which.
-  let packed = batched(b.dataset);
+  // A block's rows are all batches or all single records; the first row read says which. Spans written before
+  // the packing hold batches of plain records, joined by commas.
+  let batches = batched(b.dataset);
   let next = offset;
   for (let after = -1; ;) {
-    const part = await rowsAfter(db, b, after, options.limit ?? (packed ? Math.ceil(CHUNK / BATCH) : CHUNK));
+    const part = await rowsAfter(db, b, after, options.limit ?? (batches ? Math.ceil(CHUNK / BATCH) : CHUNK));
     if (part.length === 0) return next;
-    if (after === -1) packed = isPacked(part[0]!.body);
+    if (after === -1) batches = isPacked(part[0]!.body) || b.dataset.startsWith('span:');
     after = Number(part.at(-1)!.seq);
     let records: Positioned[];
-    if (packed) {
+    if (batches) {
       records = part.flatMap((r) =>
         (unpackRecords([r.body]) as Positioned[]).map((record, i) => {
           record[POSITION] = offset + Number(r.seq) * BATCH + i;
@@ -155,7 +156,7 @@ export async function readRecords(
       records = JSON.parse(`[${wanted.map((r) => r.body).join(',')}]`) as Positioned[];
       for (const [i, record] of records.entries()) record[POSITION] = offset + Number(wanted[i]!.seq);
     }
-    next = offset + (packed ? (after + 1) * BATCH : after + 1);
+    next = offset + (batches ? (after + 1) * BATCH : after + 1);
     each(keep ? records.filter((r) => keep(identityOf(r))) : records);
   }
 }

@@ -3,10 +3,11 @@
  * array of its values. Tens of thousands of records of one layout (a person's 16 metrics, say) are then a fifth
  * of their JSON size and parse several times faster, since the keys are not read again for every record.
  *
- * A packed text is `[shapes],[k,v,…],[k,v,…],…` (k the index of the record's shape): one array per record, each
- * a JSON value, so texts of several batches join with commas like plain JSON records do. A shape lists the keys
- * in their order: a key, or `[key, shape]` for a nested object, whose values follow in place. Arrays, strings,
- * numbers, booleans and null are stored as they are; keys whose value is undefined are left out, as JSON does.
+ * A packed text is `[shapes],[k,v,…],[k,v,…],…` (k the index of the record's shape): the shapes, then one array
+ * per record. Each text stands alone (its records index its own shapes): texts are read as a list, never joined
+ * into one. A shape lists the keys in their order: a key, or `[key, shape]` for a nested object, whose values
+ * follow in place. Arrays, strings, numbers, booleans and null are stored as they are; keys whose value is
+ * undefined are left out, as JSON does.
  */
 
 import { LRUCache } from 'lru-cache';

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_REFRESH_HOUR_UTC, daysAt } from '../../src/domain/published-days.js';
 import { attachHistory } from '../../src/history/runtime-history.js';
 import { syncOnce } from '../../src/history/sync-run.js';
 import { createLogger } from '../../src/logger.js';
@@ -103,16 +104,22 @@ describe('org-analytics-mcp sync, as cron runs it (stderr not a terminal)', () =
     expect(r.stdout).toBe('');
     const lines = r.stderr.trim().split('\n');
     const progress = lines.filter((l) => l.startsWith('org-analytics-mcp sync: sync: '));
-    // 7 datasets of 3 days each, and credit usage's today; one request a second in the general group, so a line every 5 s meanwhile.
-    const shape =
-      /^org-analytics-mcp sync: sync: (\d+)\/22 blocks \(general \d+\/15, credit-usage \d+\/4, cost-analytics \d+\/3\), (\d+) requests?, (.+)$/;
+    // 7 datasets of 3 days each, and credit usage's days after them through today: today, and yesterday too before
+    // the refresh hour (yesterday is not published yet). One request a second in the general group, so a line every
+    // 5 s meanwhile.
+    const days = daysAt(Date.now(), DEFAULT_REFRESH_HOUR_UTC);
+    const [credit, all] = [3 + days.today - days.published, 18 + 3 + days.today - days.published];
+    const shape = new RegExp(
+      `^org-analytics-mcp sync: sync: (\\d+)\\/${all} blocks \\(general \\d+\\/15, credit-usage \\d+\\/${credit}, ` +
+        `cost-analytics \\d+\\/3\\), (\\d+) requests?, (.+)$`,
+    );
     for (const line of progress) expect(line).toMatch(shape);
     expect(progress.length).toBeGreaterThanOrEqual(3);
     expect(progress.slice(1, -1).some((l) => / ~\d+ s left$/.test(l))).toBe(true);
-    expect(progress.at(-1)).toMatch(/ 22\/22 blocks .*, done$/);
+    expect(progress.at(-1)).toMatch(new RegExp(` ${all}\\/${all} blocks .*, done$`));
     const sent = sim.requests();
     expect(lines.at(-1)).toMatch(
-      new RegExp(`^org-analytics-mcp sync: done in \\d+(\\.\\d)? s: 22 blocks stored, ${sent.length} requests$`),
+      new RegExp(`^org-analytics-mcp sync: done in \\d+(\\.\\d)? s: ${all} blocks stored, ${sent.length} requests$`),
     );
     expect(sent.filter((s) => s.status !== 200)).toEqual([]);
   }, 40_000);

@@ -253,4 +253,24 @@ describe.each(['sqlite', 'postgres'] as const)('spans: stored days summed over a
     expect(parts.flat().map((r) => r[POSITION])).toEqual(items.flatMap((_, i) => (i % 2 ? [5 + i] : [])));
     expect(next).toBe(5 + items.length);
   });
+
+  it('read spans stored before the packing (500 plain records a row) as they are, whole or a share at a time', async () => {
+    const store = stored.history.source.store;
+    const items = Array.from({ length: 1200 }, (_, i) => ({ user_email: `R${i}@x.example`, n: i }));
+    const at = { dataset: 'span:older', start: 12, end: 13 };
+    const rows = [];
+    for (let i = 0; i < items.length; i += BATCH)
+      rows.push({
+        ...rowValues(at.dataset, at, {}, i / BATCH),
+        body: JSON.stringify(items.slice(i, i + BATCH)).slice(1, -1),
+      });
+    await insertValues(store.db, rows);
+    expect(await store.rows(at.dataset, at.start, at.end)).toEqual(items);
+    const odd = (identity: string | null) => Number(identity!.slice(3).split('@')[0]) % 2 === 1;
+    const parts: Positioned[][] = [];
+    const next = await readRecords(store.db, at, (got) => parts.push(got), { keep: odd, offset: 5 });
+    expect(JSON.parse(JSON.stringify(parts.flat()))).toEqual(items.filter((_, i) => i % 2 === 1));
+    expect(parts.flat().map((r) => r[POSITION])).toEqual(items.flatMap((_, i) => (i % 2 ? [5 + i] : [])));
+    expect(next).toBe(5 + 3 * BATCH);
+  });
 });
