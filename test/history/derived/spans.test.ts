@@ -237,33 +237,21 @@ describe.each(['sqlite', 'postgres'] as const)('spans: stored days summed over a
     expect(next).toBe(10 + BATCH * 3);
   });
 
-  it('read the blocks of stores written before the batches (a record a row) as they are, whole or a share at a time', async () => {
+  // Stores written before the packing: blocks of a record a row (with its identity), and spans of 500 plain
+  // records a row, joined by commas.
+  it.each([
+    ['blocks of a record a row', 'user-activity-old', 1],
+    ['spans of 500 plain records a row', 'span:older', BATCH],
+  ])('read the %s of older stores as they are, whole or a share at a time', async (_, dataset, perRow) => {
     const store = stored.history.source.store;
-    const items = Array.from({ length: 2500 }, (_, i) => ({ user_email: `Q${i}@x.example`, n: i }));
-    const at = { dataset: 'user-activity-old', start: 9, end: 9 };
-    await insertValues(
-      store.db,
-      items.map((item, i) => rowValues(at.dataset, at, item, i)),
-    );
-    expect(await store.rows(at.dataset, at.start, at.end)).toEqual(items);
-    const odd = (identity: string | null) => Number(identity!.slice(3).split('@')[0]) % 2 === 1;
-    const parts: Positioned[][] = [];
-    const next = await readRecords(store.db, at, (rows) => parts.push(rows), { keep: odd, offset: 5 });
-    expect(JSON.parse(JSON.stringify(parts.flat()))).toEqual(items.filter((_, i) => i % 2 === 1));
-    expect(parts.flat().map((r) => r[POSITION])).toEqual(items.flatMap((_, i) => (i % 2 ? [5 + i] : [])));
-    expect(next).toBe(5 + items.length);
-  });
-
-  it('read spans stored before the packing (500 plain records a row) as they are, whole or a share at a time', async () => {
-    const store = stored.history.source.store;
-    const items = Array.from({ length: 1200 }, (_, i) => ({ user_email: `R${i}@x.example`, n: i }));
-    const at = { dataset: 'span:older', start: 12, end: 13 };
+    const items = Array.from({ length: 1200 }, (_, i) => ({ user_email: `Q${i}@x.example`, n: i }));
+    const at = { dataset, start: 9, end: 10 };
     const rows = [];
-    for (let i = 0; i < items.length; i += BATCH)
-      rows.push({
-        ...rowValues(at.dataset, at, {}, i / BATCH),
-        body: JSON.stringify(items.slice(i, i + BATCH)).slice(1, -1),
-      });
+    for (let i = 0; i < items.length; i += perRow) {
+      const row = rowValues(at.dataset, at, perRow > 1 ? {} : items[i], i / perRow);
+      if (perRow > 1) row.body = JSON.stringify(items.slice(i, i + perRow)).slice(1, -1);
+      rows.push(row);
+    }
     await insertValues(store.db, rows);
     expect(await store.rows(at.dataset, at.start, at.end)).toEqual(items);
     const odd = (identity: string | null) => Number(identity!.slice(3).split('@')[0]) % 2 === 1;
@@ -271,6 +259,6 @@ describe.each(['sqlite', 'postgres'] as const)('spans: stored days summed over a
     const next = await readRecords(store.db, at, (got) => parts.push(got), { keep: odd, offset: 5 });
     expect(JSON.parse(JSON.stringify(parts.flat()))).toEqual(items.filter((_, i) => i % 2 === 1));
     expect(parts.flat().map((r) => r[POSITION])).toEqual(items.flatMap((_, i) => (i % 2 ? [5 + i] : [])));
-    expect(next).toBe(5 + 3 * BATCH);
+    expect(next).toBe(5 + Math.ceil(items.length / perRow) * perRow);
   });
 });
