@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { HistoryTables } from './store-tables.js';
-import { packRecords, unpackRecords } from '../util/packed-json.js';
+import { isPacked, packRecords, unpackRecords } from '../util/packed-json.js';
 
 /** The rows of stored blocks as SQL: written, read, and read back a part at a time. */
 
@@ -65,16 +65,18 @@ export async function clear(db: Db, b: Span): Promise<void> {
  */
 export const BATCH = 500;
 const batched = (dataset: string) => !dataset.startsWith(STAGING);
-const isPacked = (body: string) => body.startsWith('[');
 
+/** The stored row of a batch of a block's records, packed, at `seq`. */
+const packedRow = (at: Span, records: readonly Row[], seq: number) => ({
+  ...rowValues(at.dataset, at, {}, seq),
+  body: packRecords(records),
+});
+
+/** A block's records written as its rows, BATCH to a row, from `seq`. */
 export async function insertRows(db: Db, dataset: string, at: Span, items: readonly unknown[], seq: number) {
-  const perRow = batched(dataset) ? BATCH : 1;
   const values: Array<ReturnType<typeof rowValues>> = [];
-  for (let i = 0; i < items.length; i += perRow) {
-    const row = rowValues(dataset, at, perRow === 1 ? items[i] : {}, seq + i / perRow);
-    if (perRow > 1) row.body = packRecords(items.slice(i, i + perRow) as Row[]);
-    values.push(row);
-  }
+  for (let i = 0; i < items.length; i += BATCH)
+    values.push(packedRow({ ...at, dataset }, items.slice(i, i + BATCH) as Row[], seq + i / BATCH));
   await insertValues(db, values);
 }
 
@@ -153,7 +155,7 @@ export async function readRecords(
       );
     } else {
       const wanted = keep ? part.filter((r) => r.identity === null || keep(r.identity)) : part;
-      records = JSON.parse(`[${wanted.map((r) => r.body).join(',')}]`) as Positioned[];
+      records = unpackRecords(wanted.map((r) => r.body)) as Positioned[];
       for (const [i, record] of records.entries()) record[POSITION] = offset + Number(wanted[i]!.seq);
     }
     next = offset + (batches ? (after + 1) * BATCH : after + 1);
@@ -180,10 +182,7 @@ export async function batchStaged(db: Db, from: Span, to: Span): Promise<void> {
     after = Number(part.at(-1)!.seq);
     const values: Array<ReturnType<typeof rowValues>> = [];
     for (let i = 0; i < part.length; i += BATCH)
-      values.push({
-        ...rowValues(to.dataset, to, {}, seq++),
-        body: packRecords(unpackRecords(part.slice(i, i + BATCH).map((r) => r.body))),
-      });
+      values.push(packedRow(to, unpackRecords(part.slice(i, i + BATCH).map((r) => r.body)), seq++));
     await db.insertInto('history_rows').values(values).execute();
   }
 }

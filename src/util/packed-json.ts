@@ -31,6 +31,9 @@ function shapeOf(record: Record_, values: unknown[]): Shape {
   return shape;
 }
 
+/** Whether a text is packed (an array of shapes first), not plain JSON records joined by commas. */
+export const isPacked = (text: string) => text.startsWith('[');
+
 /** The records packed as one text (see above); they unpack equal to `JSON.parse(JSON.stringify(records))`. */
 export function packRecords(records: readonly Record_[]): string {
   const shapes: Shape[] = [];
@@ -107,7 +110,7 @@ export function unpackRecords(texts: readonly string[]): Record_[] {
     packed.length = 0;
   };
   for (const text of texts) {
-    if (text.startsWith('[')) {
+    if (isPacked(text)) {
       flushPlain();
       packed.push(text);
     } else {
