@@ -41,6 +41,7 @@ const PROMPTS: readonly PromptSpec[] = [
       (offered('get_editor_language_activity')
         ? ' and get_editor_language_activity with group_by editor and then language (yesterday). '
         : '. ') +
+      (offered('get_changelog') ? 'Note product changes from get_changelog that may explain a shift. ' : '') +
       'Quote exact figures and say how fresh the data is.',
   },
   {

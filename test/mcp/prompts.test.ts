@@ -29,6 +29,7 @@ describe('prompts', () => {
       'get_daily_usage',
       'get_user_activity',
       'get_editor_language_activity',
+      'get_changelog',
     ])
       expect(text).toContain(tool);
     const budget = await h.mcp.getPrompt({ name: 'budget_review' });

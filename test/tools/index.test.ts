@@ -42,23 +42,23 @@ describe('tools/list', () => {
   // The model reads names, descriptions and input schemas (budgeted below); output schemas are for the
   // client, which checks answers against them, so the whole payload has a looser ceiling (every freshness
   // names its source since the history store).
-  it('stays small: the whole payload of the default toolsets under 44 KB, of every tool under 56 KB', () => {
+  it('stays small: the whole payload of every tool, offered by default, under 56 KB', () => {
     const sent = Buffer.byteLength(JSON.stringify({ tools: defaults }));
     const all = Buffer.byteLength(JSON.stringify({ tools }));
     console.log(
       `tools/list payload: ${sent} bytes for the ${defaults.length} default tools, ${all} for all ${tools.length}`,
     );
-    expect(sent).toBeLessThan(44 * 1024);
+    expect(sent).toBe(all);
     expect(all).toBeLessThan(56 * 1024);
   });
 
-  it('keeps what a model reads (names, descriptions, input schemas) of the default toolsets within 16 KB', () => {
-    expect(defaults.length).toBeGreaterThan(0);
-    expect(defaults.length).toBeLessThan(tools.length);
+  // Every tool is offered by default, so this is what every conversation carries; the teams issue adds arguments.
+  it('keeps what a model reads (names, descriptions, input schemas) of the default tools, every tool, within 24 KB', () => {
+    expect(defaults.map((t) => t.name)).toEqual(tools.map((t) => t.name));
     const read = defaults.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
     const bytes = Buffer.byteLength(JSON.stringify(read));
     console.log(`tools/list as a model reads it: ${bytes} bytes for the ${defaults.length} default tools`);
-    expect(bytes).toBeLessThanOrEqual(16 * 1024);
+    expect(bytes).toBeLessThanOrEqual(24 * 1024);
   });
 
   it('has schemas that compile under ajv strict mode (draft 2020-12), as strict clients compile them', () => {

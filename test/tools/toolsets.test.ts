@@ -36,21 +36,19 @@ describe('toolsets', () => {
     for (const set of TOOLSETS) expect(Object.values(TOOLSET_OF), set).toContain(set);
   });
 
-  it('serves the default set when none is named: every tool of usage, cost, budgets and insights, in order', async () => {
-    expect(DEFAULT_TOOLSETS).toEqual(['usage', 'cost', 'budgets', 'insights']);
+  it('serves every tool when none is named: every endpoint is a tool by default, in order', async () => {
+    expect(DEFAULT_TOOLSETS).toEqual(TOOLSETS);
     const names = await listed(undefined, h);
-    expect(names).toEqual(TOOLS.map((t) => t.name).filter((n) => DEFAULT_TOOLSETS.includes(TOOLSET_OF[n]!)));
-    expect(names).not.toContain('get_changelog');
-    expect(names).not.toContain('get_editor_language_activity');
-    expect(names).toContain('set_budget_overrides');
+    expect(names).toEqual(TOOLS.map((t) => t.name));
+    expect(names).toContain('get_changelog');
+    expect(names).toContain('get_editor_language_activity');
     expect(await listed('default', h)).toEqual(names);
+    expect(await listed('all', h)).toEqual(names);
   });
 
-  it('serves every tool with all, and `default` combines with a named set', async () => {
-    expect(await listed('all', h)).toEqual(TOOLS.map((t) => t.name));
-    expect(await listed('default,changelog', h)).toEqual(
-      TOOLS.map((t) => t.name).filter((n) => n !== 'get_editor_language_activity'),
-    );
+  it('narrows to the named sets, in the registry order whatever the order named', async () => {
+    expect(await listed('changelog,editors', h)).toEqual(['get_editor_language_activity', 'get_changelog']);
+    expect(await listed('default,changelog', h)).toEqual(TOOLS.map((t) => t.name));
   });
 
   it('serves only the named sets; a call of a tool outside them is answered as an unknown tool', async () => {
@@ -77,6 +75,7 @@ describe('toolsets', () => {
       const text = (usage.messages[0]!.content as { text: string }).text;
       expect(text).toContain('get_user_activity');
       expect(text).not.toContain('get_editor_language_activity');
+      expect(text).not.toContain('get_changelog');
       // budget_review needs get_credit_usage (cost) and cost_breakdown get_cost_analytics: neither is offered.
       const { prompts } = await served.mcp.listPrompts();
       expect(prompts.map((p) => p.name)).toEqual(['usage_report']);
