@@ -16,7 +16,8 @@ export type Grain = 'day' | 'month';
 /**
  * One kind of stored block: which listing, asked with which parameters, kept per day or per calendar month.
  * `per`: how the sync asks for it. 'day' sends one request per day; 'window' one request for up to
- * `windowDays` days whose rows carry their date and are split into day blocks; 'month' one range per month.
+ * `windowDays` days whose rows carry their date and are split into day blocks; 'month' one range per month;
+ * 'range' one range whose rows are kept whole, as one block of its days (range-blocks.ts).
  */
 export interface Dataset {
   id: string;
@@ -24,7 +25,7 @@ export interface Dataset {
   /** The listing's own arguments, as the tools pass them to `encode`. */
   args: Record<string, unknown>;
   grain: Grain;
-  per: 'day' | 'window' | 'month';
+  per: 'day' | 'window' | 'month' | 'range';
   windowDays?: number;
   /** For 'window': the day a row belongs to. */
   dayOf?: (row: Record<string, unknown>) => number | undefined;

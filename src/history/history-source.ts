@@ -233,6 +233,7 @@ export class HistorySource implements HistoryPort {
     const days = this.options.days();
     let spans: DayRange[];
     if (dataset.per === 'month') spans = isWholeMonth(window) && window.end <= days.published - 2 ? [window] : [];
+    else if (dataset.per === 'range') spans = window.end <= lastStorableDay(dataset, days) ? [window] : [];
     else if (dataset.per === 'day')
       spans = window.start === window.end && window.end <= lastStorableDay(dataset, days) ? [window] : [];
     else {

@@ -2,6 +2,7 @@ import type { CostQuery } from '../upstream/endpoints/cost-analytics.js';
 import { answersAsIs, costProjection, rollupDataset, rollupsFor } from './derived/cost-rollups.js';
 import { datasetById, type Dataset } from './datasets.js';
 import { spanOf } from './derived/spans.js';
+import { rangeById } from './range-blocks.js';
 
 type Row = Record<string, unknown>;
 
@@ -34,9 +35,12 @@ const spans = (datasetId: string, project: Source['project']): Source[] => {
   return dataset ? [{ dataset, project }] : [];
 };
 
+/** The range blocks of a dataset (range-blocks.ts): its trailing windows as the upstream answers them whole. */
+const ranges = (id: string, project: Source['project']): Source[] => [{ dataset: rangeById(id), project }];
+
 /**
- * The stored datasets that answer a request, runs of months, months, runs of days, then days: the fewest blocks
- * cover its days.
+ * The stored datasets that answer a request, runs of months, months, runs of days, days, then range blocks: the
+ * fewest blocks cover its days.
  * Null when the store keeps nothing that answers it (the request goes live as before).
  */
 export function sourcesOf(listingName: string, params: Row): Source[] | null {
@@ -54,6 +58,7 @@ export function sourcesOf(listingName: string, params: Row): Source[] | null {
         plain('user-activity-months'),
         ...spans('user-activity', same),
         plain('user-activity'),
+        ...ranges('range:user-activity', same),
       ];
     case 'credit-usage-by-user': {
       const model = params.by_model === true ? [] : ['model_name'];
@@ -64,6 +69,8 @@ export function sourcesOf(listingName: string, params: Row): Source[] | null {
         { dataset: datasetById('credits-by-model-months'), project: without(...model) },
         ...spans(days.dataset.id, without(...model)),
         { dataset: days.dataset, project: without('date', ...model) },
+        // Kept per identity only: it answers the question without models.
+        ...(params.by_model === true ? [] : ranges('range:credits-by-user', same)),
       ];
     }
     case 'cost-analytics': {
@@ -79,11 +86,14 @@ export function sourcesOf(listingName: string, params: Row): Source[] | null {
         return summed ? [...spans(best.id, source.project), source] : [source];
       };
       if (byDay) return [...rollup('cost-by-day'), days];
+      // Cost by user over the range: it answers what the rollup by user would (the same rows, summed by the upstream).
+      const byUser = rollupsFor(query, 'cost-by-day').find((r) => r.id === 'cost-by-day-by-user');
       return [
         ...rollup('cost-total-months', true),
         { dataset: datasetById('cost-total-months'), project },
         ...rollup('cost-by-day', true),
         days,
+        ...(byUser ? ranges('range:cost-by-user', answersAsIs(byUser, query) ? same : project) : []),
       ];
     }
     default:

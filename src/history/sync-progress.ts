@@ -8,6 +8,8 @@ export interface ProgressLine {
   requests: number;
   /** Seconds left, estimated from the pace so far; null before the first block. */
   secondsLeft: number | null;
+  /** Set on the line said when the questions asked most became answerable from the store (the range blocks in). */
+  answerable?: true;
 }
 
 const EVERY_MS = 5_000;
@@ -34,6 +36,13 @@ interface GroupProgress {
 export class SyncProgress {
   private readonly groups = new Map<RateGroup, GroupProgress>();
   private last = 0;
+  private readonly started = Date.now();
+  /** The first tasks not yet ended, whether one failed, and the windows of the range blocks among them. */
+  private firstLeft = 0;
+  private firstFailed = false;
+  private readonly windows: number[];
+  /** Ms from the start until the first tasks were all in, when they held range blocks. */
+  answerableMs: number | undefined;
 
   constructor(
     plan: Map<RateGroup, SyncTask[]>,
@@ -50,15 +59,42 @@ export class SyncProgress {
         requests: 0,
         started: Date.now(),
       });
+    const first = [...plan.values()].flat().filter((t) => t.first);
+    this.firstLeft = first.length;
+    const ranges = first.filter((t) => t.dataset.per === 'range').map((t) => t.days.end - t.days.start + 1);
+    this.windows = [...new Set(ranges)].sort((a, b) => a - b);
   }
 
   /** A task ended: `stored` blocks of it are in (0 when it failed; it is fetched again next time). */
-  done(group: RateGroup, _task: SyncTask, requests: number, stored: number): void {
+  done(group: RateGroup, task: SyncTask, requests: number, stored: number): void {
     const g = this.groups.get(group)!;
     g.tried++;
     g.done += stored;
     g.requests += requests;
+    if (task.first) this.firstDone(stored > 0);
     if (Date.now() - this.last >= EVERY_MS) this.report();
+  }
+
+  /** Says, once the range blocks and the daily series' newest window are all in, that their questions answer. */
+  private firstDone(ok: boolean): void {
+    this.firstLeft--;
+    this.firstFailed ||= !ok;
+    if (this.firstLeft > 0 || this.firstFailed || this.windows.length === 0) return;
+    this.answerableMs = Date.now() - this.started;
+    const requests = [...this.groups.values()].reduce((n, g) => n + g.requests, 0);
+    const days = this.windows.map(String);
+    const last = days.length > 1 ? `${days.slice(0, -1).join(', ')} and ${days.at(-1)}` : days[0];
+    this.emit?.({
+      text:
+        `sync: user activity, credits and cost by user over the last ${last} days, and the daily active user ` +
+        `counts, answer from the store now (after ${duration(this.answerableMs / 1000)}, ${requests} ` +
+        `request${requests === 1 ? '' : 's'}); the days follow, newest first`,
+      done: [...this.groups.values()].reduce((n, g) => n + g.done, 0),
+      total: [...this.groups.values()].reduce((n, g) => n + g.total, 0),
+      requests,
+      secondsLeft: null,
+      answerable: true,
+    });
   }
 
   /** The last line: done, or how many requests failed. */

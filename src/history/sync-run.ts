@@ -2,6 +2,7 @@ import type { AnalyticsClient } from '../upstream/client.js';
 import type { HistorySource } from './history-source.js';
 import { buildSpans } from './derived/spans.js';
 import { buildTrailingSpans } from './derived/trailing-spans.js';
+import { dropExpiredRanges } from './range-blocks.js';
 import { runSync, type SyncOptions, type SyncResult } from './sync.js';
 import { SyncLock } from './sync-lock.js';
 
@@ -53,6 +54,7 @@ export async function syncOnce(
       options.onProgress?.({ text, done: built, total: built, requests: result.requests, secondsLeft: null });
     });
     result.spans += await buildTrailingSpans(source.store, client.days(), client.now(), options.signal);
+    await dropExpiredRanges(source.store.db, client.now());
     if (options.after && result.failed.length === 0 && !options.signal?.aborted) await options.after();
     return { ran: true, result };
   } finally {

@@ -20,7 +20,10 @@ export interface SyncResult {
   failed: Array<{ dataset: string; days: string; error: string }>;
   /** Requests not tried because the upstream refused the credential or was down: the next run makes them. */
   skipped: number;
-  byGroup: Record<string, { blocks: number; requests: number; ms: number }>;
+  /** Per rate group; `firstRequests`: those of its first tasks (at the full rate), the requests before the rest. */
+  byGroup: Record<string, { blocks: number; requests: number; ms: number; firstRequests: number }>;
+  /** Ms from the start until the questions asked most answered from the store (sync-progress.ts); unset: not in this run. */
+  answerableMs?: number;
   /** Runs of stored days or months summed after the sync (see derived/spans.ts). */
   spans: number;
 }
@@ -64,20 +67,22 @@ export async function runSync(
   let fatal = false;
   await Promise.all(
     [...plan].map(async ([group, tasks]) => {
-      const pace = new Bottleneck({
-        maxConcurrent: 1,
-        minTime: Math.ceil(60_000 / (client.limiters.config[group].perMinute * options.share)),
-      });
+      // The first tasks at the full rate (interactive calls still go first): until they are in, the questions they
+      // answer are asked live, at the same cost. The rest at the sync's share.
+      const minTime = (share: number) => Math.ceil(60_000 / (client.limiters.config[group].perMinute * share));
+      const pace = new Bottleneck({ maxConcurrent: 1, minTime: minTime(tasks[0]?.first ? 1 : options.share) });
       const started = Date.now();
-      const own = (result.byGroup[group] = { blocks: 0, requests: 0, ms: 0 });
+      const own = (result.byGroup[group] = { blocks: 0, requests: 0, ms: 0, firstRequests: 0 });
       let down = 0;
       for (const [i, task] of tasks.entries()) {
         if (options.signal?.aborted) break;
+        if (i > 0 && tasks[i - 1]!.first && !task.first) pace.updateSettings({ minTime: minTime(options.share) });
         if (fatal || down >= DOWN_AFTER) {
           result.skipped += tasks.length - i;
           break;
         }
         const outcome = await runTask(client, source, task, group, pace, options, result, own);
+        if (task.first) own.firstRequests = own.requests;
         progress.done(group, task, outcome.requests, outcome.stored);
         down = outcome.error && DOWN.has(outcome.error) ? down + 1 : 0;
         if (outcome.error && FATAL.has(outcome.error)) fatal = true;
@@ -87,6 +92,7 @@ export async function runSync(
     }),
   );
   progress.finish(result.failed.length);
+  result.answerableMs = progress.answerableMs;
   return result;
 }
 

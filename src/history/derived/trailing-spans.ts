@@ -1,12 +1,14 @@
 import { resolveNamedRange, type NamedRange } from '../../domain/dates.js';
 import type { Days } from '../../domain/published-days.js';
 import type { HistoryStore } from '../history-store.js';
+import { dropReplacedRange } from '../range-blocks.js';
 import { KINDS, writeSpan, type Part } from './spans.js';
 
 /**
  * Trailing spans: the ranges the tools are asked most, ending on the latest day, each summed whole after a sync
  * from the runs and days that cover it, so that "the last 30 days" reads one block. Their last days may still be
- * corrected: such a span expires with them, and is dropped with any of its days written again.
+ * corrected: such a span expires with them, and is dropped with any of its days written again. A span written
+ * replaces the range block of its window, if any.
  */
 
 const TRAILING: readonly NamedRange[] = ['last_7_days', 'last_30_days', 'last_90_days', 'month_to_date'];
@@ -30,7 +32,11 @@ export async function buildTrailingSpans(
       if (signal?.aborted) return built;
       const range = resolveNamedRange(name, k.from.listing.dates.rules, days);
       const spans = await held(store, k.id, range.start, range.end, now);
-      if (spans.some((s) => s.start === range.start && s.end === range.end)) continue;
+      // Once the span is in, the range block fetched for the same window before its days goes (range-blocks.ts).
+      if (spans.some((s) => s.start === range.start && s.end === range.end)) {
+        await dropReplacedRange(store.db, k.id, range);
+        continue;
+      }
       // Final runs longest first, then days: the fewest blocks to sum.
       const chosen: Part[] = [];
       const free = (b: Part) => !chosen.some((c) => b.start <= c.end && b.end >= c.start);
@@ -43,7 +49,10 @@ export async function buildTrailingSpans(
         chosen[0]!.start === range.start &&
         chosen.at(-1)!.end === range.end &&
         chosen.every((c, i) => i === 0 || c.start === chosen[i - 1]!.end + 1);
-      if (tiles && (await writeSpan(store.db, k, chosen))) built++;
+      if (tiles && (await writeSpan(store.db, k, chosen))) {
+        built++;
+        await dropReplacedRange(store.db, k.id, range);
+      }
     }
   }
   return built;

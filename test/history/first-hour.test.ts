@@ -1,0 +1,266 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RATE_LIMITS, type RateGroup } from '../../src/contract/limits.js';
+import { resolveNamedRange } from '../../src/domain/dates.js';
+import { RANGES } from '../../src/history/range-blocks.js';
+import { attachHistory, type RuntimeHistory } from '../../src/history/runtime-history.js';
+import { syncOnce } from '../../src/history/sync-run.js';
+import { createLogger } from '../../src/logger.js';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { comparable } from '../helpers/history.js';
+import { harness, type Harness, type ToolAnswer } from '../helpers/mcp.js';
+import { NOW } from '../helpers/sim.js';
+
+/**
+ * A new install's first sync, against a simulator that enforces the documented limits 10 times faster (and a
+ * client that knows the same limits): the questions asked most are asked the moment the sync says they answer
+ * from the store, while it goes on with the days, and must answer from the store exactly as a server without one.
+ */
+const SCALE = 10;
+const RANGES_ASKED = ['last_7_days', 'last_30_days', 'last_90_days'] as const;
+const QUESTIONS: Array<[string, Record<string, unknown>]> = [
+  ...RANGES_ASKED.flatMap((range): Array<[string, Record<string, unknown>]> => [
+    ['get_user_activity', { range, limit: 1000 }],
+    ['get_credit_usage', { range, limit: 1000 }],
+    ['get_cost_analytics', { range, group_by: ['user'], limit: 1000 }],
+  ]),
+  ['get_active_user_counts', { range: 'last_90_days' }],
+  // Read from the same blocks: cost in all, and one person's credits.
+  ['get_cost_analytics', { range: 'last_30_days' }],
+];
+
+describe('a new install answers the questions asked most from the store once the range blocks are in', () => {
+  let sim: Simulator;
+  let stored: Harness;
+  let history: RuntimeHistory;
+  let dir: string;
+  const lines: string[] = [];
+  const answers: ToolAnswer[] = [];
+  /** Days of each dataset the store held when the questions were asked. */
+  const daysHeld = new Map<string, number>();
+  let outcome: Awaited<ReturnType<typeof syncOnce>>;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ users: 150, now: NOW, rateLimit: true, timeScale: SCALE, token: 'rw' });
+    const scaled = (g: RateGroup) => ({ perMinute: RATE_LIMITS[g].perMinute * SCALE, burst: RATE_LIMITS[g].burst });
+    stored = await harness({
+      simulator: sim,
+      client: {
+        limits: { general: scaled('general'), 'credit-usage': scaled('credit-usage'), 'cost-analytics': scaled('cost-analytics') },
+      },
+    });
+    dir = mkdtempSync(join(tmpdir(), 'first-hour-'));
+    const log = createLogger(
+      'error',
+      (t) => t,
+      () => {},
+    );
+    const file = join(dir, 'h.sqlite');
+    history = (await attachHistory(stored.upstream, { history: file, cacheDir: undefined, demo: false }, log))!;
+    const stop = new AbortController();
+    let asked: Promise<void> | undefined;
+    const ask = async () => {
+      const store = history.source.store;
+      for (const id of ['user-activity', 'credits-by-date-model', 'cost-by-day'])
+        daysHeld.set(id, (await store.blocks(id, 0, 1e7)).filter((b) => b.start === b.end).length);
+      for (const [tool, args] of QUESTIONS) answers.push(await stored.call(tool, args));
+      stop.abort();
+    };
+    // The default settings: 90 days, 24 months, 0.8 of each rate for the days.
+    outcome = await syncOnce(
+      stored.upstream,
+      history.source,
+      { historyDays: 90, historyMonths: 24, syncShare: 0.8 },
+      {
+        signal: stop.signal,
+        onProgress: (line) => {
+          lines.push(line.text);
+          if (line.answerable) asked = ask();
+        },
+      },
+    );
+    await asked;
+    sim.configure({ rate_limit: false });
+  }, 60_000);
+  afterAll(async () => {
+    await history?.close();
+    await stored?.close();
+    await sim?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('says on its progress line when they became answerable, before the days were in', () => {
+    const line = lines.find((l) => l.includes('answer from the store now'));
+    expect(line).toMatch(
+      /^sync: user activity, credits and cost by user over the last 7, 30 and 90 days, and the daily active user counts, answer from the store now \(after \d+(\.\d+)? (s|min), \d+ requests\); the days follow, newest first$/,
+    );
+    expect(outcome.ran && outcome.result.answerableMs).toBeGreaterThan(0);
+    // The days of 90 are far from in: the range blocks answered.
+    for (const [id, held] of daysHeld) expect(held, id).toBeLessThan(90);
+  });
+
+  it('fetched each window as one range request (with its pages) before any day of its group', () => {
+    const days = stored.upstream.days();
+    const requests = sim.requests().filter((r) => r.path.startsWith('/analytics/'));
+    for (const dataset of RANGES) {
+      const own = requests.filter((r) => r.path.endsWith(dataset.listing.name));
+      const dates = (r: (typeof own)[number]) => {
+        const q = { ...(r.query ?? {}), ...((r.body ?? {}) as Record<string, unknown>) };
+        return `${String(q.start_date)}..${String(q.end_date)}`;
+      };
+      const windows = RANGES_ASKED.map((name) => resolveNamedRange(name, dataset.listing.dates.rules, days));
+      const wanted = windows.map((w) => {
+        const iso = (d: number) => new Date(d * 86_400_000).toISOString().slice(0, 10);
+        return `${iso(w.start)}..${iso(w.end)}`;
+      });
+      // Its group's first requests are the three windows, shortest first, each one request and its pages.
+      const firstOfEach = wanted.map((w) => own.findIndex((r) => dates(r) === w));
+      expect(firstOfEach.every((i) => i >= 0), dataset.id).toBe(true);
+      expect([...firstOfEach].sort((a, b) => a - b), dataset.id).toEqual(firstOfEach);
+    }
+  });
+
+  it('answers each of them from the store (freshness.source history), equal to a server without a store', async () => {
+    expect(answers).toHaveLength(QUESTIONS.length);
+    const live = await harness({ simulator: sim });
+    try {
+      for (const [i, [tool, args]] of QUESTIONS.entries()) {
+        const label = `${tool} ${JSON.stringify(args)}`;
+        const a = answers[i]!;
+        expect(a.isError, `${label}: ${a.text}`).toBe(false);
+        expect(a.structured.freshness.source, label).toBe('history');
+        const b = await live.call(tool, args);
+        expect(b.structured.freshness.source, label).toBe('live');
+        expect(comparable(a.structured), label).toEqual(comparable(b.structured));
+      }
+    } finally {
+      await live.close();
+    }
+  });
+});
+
+const DAY_MS = 86_400_000;
+type Logged = ReturnType<Simulator['requests']>[number];
+const params = (r: Logged) => ({ ...(r.query ?? {}), ...((r.body ?? {}) as Record<string, unknown>) });
+
+/** A request for a range block (with months off, nothing else asks these shapes over a range). */
+function isRange(r: Logged): boolean {
+  const q = params(r);
+  switch (r.path.split('/').pop()) {
+    case 'user-activity':
+      return q.start_date !== q.end_date;
+    case 'credit-usage-by-user':
+      return String(q.by_date) === 'false' && String(q.by_model) === 'false';
+    case 'cost-analytics':
+      return q.granularity === 'COST_ANALYTICS_TIME_GRANULARITY_TOTAL';
+    default:
+      return false;
+  }
+}
+
+describe('range blocks: fetched again only while their days are missing, replaced by the spans once they are in', () => {
+  let sim: Simulator;
+  let client: Harness['upstream'];
+  let host: Harness;
+  let dir: string;
+  const stores: RuntimeHistory[] = [];
+  const log = createLogger(
+    'error',
+    (t) => t,
+    () => {},
+  );
+  const SETTINGS = { historyDays: 30, historyMonths: 0, syncShare: 1 };
+
+  const open = async (name: string) => {
+    const h = (await attachHistory(client, { history: join(dir, name), cacheDir: undefined, demo: false }, log))!;
+    stores.push(h);
+    return h;
+  };
+  /** One sync; `early`: stopped as soon as the range blocks are in. Returns the range requests it made. */
+  const sync = async (history: RuntimeHistory, early = false) => {
+    const before = sim.requests().length;
+    const stop = new AbortController();
+    const lines: string[] = [];
+    const outcome = await syncOnce(client, history.source, SETTINGS, {
+      signal: stop.signal,
+      onProgress: (line) => {
+        lines.push(line.text);
+        if (early && line.answerable) stop.abort();
+      },
+    });
+    expect(outcome.ran).toBe(true);
+    return { ranges: sim.requests().slice(before).filter(isRange).length, lines };
+  };
+  const rangeBlocks = async (history: RuntimeHistory) =>
+    (await history.source.store.db.selectFrom('history_blocks').select('dataset').execute()).filter((b) =>
+      b.dataset.startsWith('range:'),
+    ).length;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ users: 40, now: NOW, rateLimit: false, token: 'rw' });
+    host = await harness({ simulator: sim });
+    client = host.upstream;
+    dir = mkdtempSync(join(tmpdir(), 'range-blocks-'));
+  });
+  afterAll(async () => {
+    for (const h of stores) await h.close();
+    await host?.close();
+    await sim?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps the windows within --history-days, fetches each once, and drops them for the spans of their days', async () => {
+    const interrupted = await open('interrupted.sqlite');
+    const whole = await open('whole.sqlite');
+    // 7 and 30 days of three datasets; 90 days lie beyond the 30 kept.
+    const first = await sync(interrupted, true);
+    expect(first.ranges).toBe(6);
+    expect(first.lines.some((l) => /over the last 7 and 30 days/.test(l))).toBe(true);
+    expect(await rangeBlocks(interrupted)).toBe(6);
+
+    // The same day, the days still missing: the range blocks held are not fetched again; the days come, and the
+    // spans summed from them replace the range blocks.
+    expect((await sync(interrupted)).ranges).toBe(0);
+    expect(await rangeBlocks(interrupted)).toBe(0);
+    const spans = await interrupted.source.store.blocks('span:user-activity', 0, 1e7);
+    const days = client.days();
+    expect(spans.some((s) => s.start === days.published - 29 && s.end === days.published)).toBe(true);
+
+    // A whole first sync ends the same way.
+    expect((await sync(whole)).ranges).toBe(6);
+    expect(await rangeBlocks(whole)).toBe(0);
+  });
+
+  it('after the daily refresh: fetched again where the days are still missing, not where only the newest are', async () => {
+    const interrupted = await open('interrupted-again.sqlite');
+    expect((await sync(interrupted, true)).ranges).toBe(6);
+    const complete = stores[1]!;
+    sim.configure({ advance_ms: DAY_MS });
+    // The range blocks expired with their newest day. Those whose days (but the newest) the stopped sync left
+    // missing are fetched again, the 30 days of user activity among them; a window whose days it stored is not.
+    const days = client.days();
+    let lacking = 0;
+    for (const dataset of RANGES)
+      for (const name of ['last_7_days', 'last_30_days'] as const) {
+        const w = resolveNamedRange(name, dataset.listing.dates.rules, days);
+        const held = await interrupted.source.store.blocks(dataset.days, w.start, days.published - 1);
+        if (held.filter((b) => b.start === b.end).length < Math.min(w.end, days.published - 1) - w.start + 1) lacking++;
+      }
+    const before = sim.requests().length;
+    const again = await sync(interrupted, true);
+    expect(again.ranges).toBe(lacking);
+    const iso = (d: number) => new Date(d * DAY_MS).toISOString().slice(0, 10);
+    const ua30 = sim
+      .requests()
+      .slice(before)
+      .filter((r) => r.path.endsWith('/user-activity') && r.query.start_date === iso(days.published - 29));
+    expect(ua30.map((r) => r.query.end_date)).toContain(iso(days.published));
+    // A store that holds the days lacks only the newest: the sync fetches them, and sums the spans.
+    expect((await sync(complete)).ranges).toBe(0);
+    expect(await rangeBlocks(complete)).toBe(0);
+    const spans = await complete.source.store.blocks('span:credits-by-date-model', 0, 1e7, client.now());
+    expect(spans.some((s) => s.start === days.today - 29 && s.end === days.today)).toBe(true);
+  });
+});
