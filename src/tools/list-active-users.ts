@@ -53,12 +53,16 @@ export const listActiveUsers = defineTool({
   text(out) {
     const domain = commonDomain(out.rows.map((r) => r.user));
     const scope = out.next_cursor !== null || out.truncated ? ' (partial: more pages exist)' : '';
-    // A day not published yet lists nobody: that is no count of zero, and the answer says so first.
+    // A day not published yet is no count of zero: nobody listed yet, or who the upstream has so far (its
+    // figures may still change until the refresh hour), and the answer says which first.
     const unpublished = out.freshness.not_published?.includes(out.date);
+    const counted = `${int(out.active)} (${count(out.users_active, 'user')}, ${count(out.service_accounts_active, 'service account')})${scope}`;
     const lines = [
-      unpublished
-        ? `Active on ${out.date}: not published yet, so nobody is listed (see below when it will be).`
-        : `Active on ${out.date}: ${int(out.active)} (${count(out.users_active, 'user')}, ${count(out.service_accounts_active, 'service account')})${scope}.`,
+      !unpublished
+        ? `Active on ${out.date}: ${counted}.`
+        : out.active === 0
+          ? `Active on ${out.date}: not published yet, so nobody is listed (see below when it will be).`
+          : `Active on ${out.date}, not final (not published yet; see below when it will be): ${counted} so far.`,
     ];
     if (out.total_rows !== out.active) lines.push(`Matching your filter: ${out.total_rows}.`);
     if (out.rows.length > 0) {
