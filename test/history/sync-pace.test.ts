@@ -47,7 +47,8 @@ describe('the sync paces each rate group at its share, side by side (documented 
     );
     history = (await attachHistory(client, { history: join(dir, 'h.sqlite'), cacheDir: undefined, demo: false }, log))!;
     sim.clearRequests();
-    // 20 days and 2 months: 64 general requests, 5 of credits and 5 of cost.
+    // First the range blocks of the last 7 days and the daily series' newest window (3 general requests, 1 of
+    // credits, 1 of cost), then 20 days and 2 months: 65 general requests in all, 6 of credits and 6 of cost.
     outcome = await syncOnce(client, history.source, { historyDays: 20, historyMonths: 2, syncShare: SHARE }, {});
   }, 30_000);
   afterAll(async () => {
@@ -69,10 +70,21 @@ describe('the sync paces each rate group at its share, side by side (documented 
     expect(sim.requests().filter((r) => r.status !== 200)).toEqual([]);
   });
 
+  /** The requests of the first tasks (range blocks, the daily series' newest window), fetched at the full rate. */
+  const firstOf = (group: RateGroup) => (outcome.ran ? outcome.result.byGroup[group]!.firstRequests : 0);
+
   it.each(['general', 'credit-usage', 'cost-analytics'] as const)(
-    '%s: never more than the share of its rate in any stretch of time',
+    '%s: its first tasks at most at the full rate, then never more than the share of its rate in any stretch of time',
     (group) => {
-      const at = arrivals(group);
+      expect(firstOf(group)).toBeGreaterThanOrEqual(1);
+      const first = arrivals(group).slice(0, firstOf(group));
+      const fullGapMs = 60_000 / (RATE_LIMITS[group].perMinute * SCALE);
+      for (let i = 0; i < first.length; i++)
+        for (let j = i + 1; j < first.length; j++)
+          expect(j - i, `${group} first requests ${i}..${j}`).toBeLessThanOrEqual(
+            (first[j]! - first[i]!) / fullGapMs + 1.5,
+          );
+      const at = arrivals(group).slice(firstOf(group));
       expect(at.length).toBeGreaterThanOrEqual(5);
       const gapMs = 60_000 / (RATE_LIMITS[group].perMinute * SCALE * SHARE);
       // Requests i..j arrive within at[j] - at[i]: at most one more than that stretch holds at the pace
