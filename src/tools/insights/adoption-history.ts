@@ -137,14 +137,33 @@ export async function historyStart(ctx: ToolContext, granularity: Granularity): 
   let top: number | undefined;
   for (let d = published; d >= published - SLACK && d >= storedFrom && top === undefined; d--)
     if (await heldDay(ctx, d)) top = d;
-  if (top === undefined) return null;
-  let [lo, hi] = [storedFrom, top];
+  return top === undefined ? null : runStart(ctx, storedFrom, top);
+}
+
+/** The earliest day of the unbroken run of stored daily active lists that ends on `top` (held), from `lo` on. */
+async function runStart(ctx: ToolContext, lo: number, top: number): Promise<number> {
+  let hi = top;
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2);
     if (await heldDay(ctx, mid)) hi = mid;
     else lo = mid + 1;
   }
   return lo;
+}
+
+/**
+ * The people active in the stored days just before `from` (the first period counted): the unbroken run of
+ * daily active lists that ends the day before, down to the store's first day. Undefined when there is none.
+ */
+export async function seenBefore(
+  ctx: ToolContext,
+  from: number,
+  freshness: Freshness[],
+): Promise<{ first: number; people: Bits } | undefined> {
+  const { storedFrom } = ctx.client.days();
+  if (storedFrom === undefined || storedFrom >= from || !(await heldDay(ctx, from - 1))) return undefined;
+  const first = await runStart(ctx, storedFrom, from - 1);
+  return { first, people: union(await activeByDay(ctx, { start: first, end: from - 1 }, freshness)) };
 }
 
 /**

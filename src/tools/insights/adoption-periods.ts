@@ -44,15 +44,20 @@ export interface ActivePeriod {
 
 /**
  * The cohort figures of consecutive periods, oldest first. `counted`: whether history begins at the first
- * period (with `historyBegins`, its first day); false: live, active people only.
- * - new: active, and not active in any earlier period since history begins;
+ * period (with `historyBegins`, its first day); false: live, active people only. `seenBefore`: the people
+ * active in the stored days before the first period (a part of a period, not reported), already seen.
+ * - new: active, and not active in any earlier period (or stored day) since history begins;
  * - returning: active, active in some earlier period, but not in the one just before;
  * - retained: of the previous period's newcomers, how many are active in this one; null after the period
- *   where history begins, whose "newcomers" are everyone.
+ *   where history begins, whose "newcomers" are nearly everyone.
  */
-export function cohorts(periods: readonly ActivePeriod[], historyBegins: number | null): PeriodFigures[] {
-  const size = Math.max(0, ...periods.map((p) => p.active.length));
-  const seen = new Uint32Array(size);
+export function cohorts(
+  periods: readonly ActivePeriod[],
+  historyBegins: number | null,
+  seenBefore?: Bits,
+): PeriodFigures[] {
+  const size = Math.max(0, seenBefore?.length ?? 0, ...periods.map((p) => p.active.length));
+  const seen = seenBefore ? unite(new Uint32Array(size), [seenBefore]) : new Uint32Array(size);
   let previous: { active: Bits; fresh: Bits; begins: boolean } | undefined;
   return periods.map(({ period, days, active }) => {
     const partial = days.start > period.start || days.end < period.end;
@@ -78,8 +83,10 @@ export function cohorts(periods: readonly ActivePeriod[], historyBegins: number 
 }
 
 /**
- * Where the figures count from: the first whole period the store holds. A part of a period before it would
- * make nearly everyone "new" in the next period too; only when no period is whole is a part counted.
+ * The first period reported: the first whole one the store holds, where history begins. A part of a period
+ * before it is not reported (a few days' figures beside whole periods'), but its people count as seen: left
+ * out, everyone active only then would be "new" in the next period. Only when no period is whole is a part
+ * reported.
  */
 export function counted(stored: number | null, g: Granularity, end: number): number | null {
   if (stored === null) return null;

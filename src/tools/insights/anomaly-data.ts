@@ -60,8 +60,13 @@ export async function firstHeldDay(ctx: ReadContext, period: DayRange): Promise<
   return hi;
 }
 
-/** The series of `days` (baselines included): credits and active users always, billed cost with `cost`. */
-export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean): Promise<Series> {
+/**
+ * The series of `days` (baselines included): credits and active users always, billed cost with `cost`.
+ * `deadline` (epoch ms): one budget for every listing read, not one each; past it the listing being read
+ * answers "not complete yet" and goes on in the background (its pages cached for the next call).
+ */
+export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean, deadline?: number): Promise<Series> {
+  const left = () => (deadline === undefined ? undefined : deadline - Date.now());
   // A few dozen dates among hundreds of thousands of rows: each parsed once.
   const dayNumbers = new Map<string, number>();
   const dayOf = (date: string) => {
@@ -82,7 +87,7 @@ export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean
   const orgCredits: Days = new Map();
   const freshness: Freshness[] = stored ? [...stored.freshness] : [];
   for (const slice of stored ? [] : slices) {
-    const answer = await listAll(ctx, creditUsageByUser, { days: slice, by_date: true });
+    const answer = await listAll(ctx, creditUsageByUser, { days: slice, by_date: true }, left());
     freshness.push(answer.freshness);
     for (const r of answer.data) {
       const key = identityKey(r);
@@ -102,7 +107,7 @@ export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean
     activeUsers: new Map(),
     freshness,
   };
-  const active = await listAll(ctx, dauCount, { days });
+  const active = await listAll(ctx, dauCount, { days }, left());
   out.freshness.push(active.freshness);
   const activeUsers: Days = new Map();
   for (const r of active.data) activeUsers.set(dayOf(r.date), BigInt(r.user_count));
@@ -112,7 +117,7 @@ export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean
   const billedBy = async (keys: GroupByKey[], keyOf: (p: CostPoint) => string | undefined) => {
     const parts: Array<{ scale: number; series: Map<string, Days> }> = [];
     for (const slice of slices) {
-      const answer = await listAll(ctx, costAnalytics, { days: slice, group_by_keys: keys, granularity: day });
+      const answer = await listAll(ctx, costAnalytics, { days: slice, group_by_keys: keys, granularity: day }, left());
       out.freshness.push(answer.freshness);
       const scale = answer.data.reduce((n, p) => Math.max(n, scaleOf(p.cost_metrics.billed_amount_usd)), 0);
       const series = new Map<string, Days>();

@@ -8,7 +8,9 @@ import { READ_ONLY, defineTool } from '../define-tool.js';
 import { answerFreshness, completePeriod } from '../shared/complete-days.js';
 import { listInputs, rangeInputs } from '../shared/inputs.js';
 import { listAll } from '../shared/listing.js';
+import { answerWithinMs } from '../shared/answer-pending.js';
 import { firstHeldDay, readSeries, type ReadContext } from './anomaly-data.js';
+import { anomaliesLive } from './anomaly-live.js';
 import { findAnomalies, KINDS, METHOD, type Anomaly } from './anomaly-find.js';
 import { BASELINE_DAYS } from './anomaly-rules.js';
 
@@ -29,22 +31,20 @@ export const anomalyOut = z.object({
 /**
  * The anomalies of a period, and which of its days could not be judged for want of stored baselines.
  * `storedOnly` (after a sync): none unless the store holds some day's baseline, and nothing asked live for them.
+ * `deadline` (epoch ms): when the call's answer is due; past it the reads answer "not complete yet".
  */
-export async function anomaliesOf(ctx: ReadContext, period: { start: number; end: number }, storedOnly = false) {
+export async function anomaliesOf(
+  ctx: ReadContext,
+  period: { start: number; end: number },
+  storedOnly = false,
+  deadline?: number,
+) {
   const first = await firstHeldDay(ctx, period);
   if (storedOnly && (first === null || first > period.end)) return { anomalies: [] as Anomaly[], freshness: [] };
   const window = (start: number) => ({ start: start - BASELINE_DAYS, end: period.end });
   const syncDays = ctx.client.days().today - window(period.start).start + 1;
   const command = `run \`org-analytics-mcp sync --history-days ${syncDays}\``;
-  if (first === null) {
-    // No store: what one can judge live, daily credits and active users.
-    const series = await readSeries(ctx, window(period.start), false);
-    return {
-      anomalies: findAnomalies(series, period),
-      freshness: series.freshness,
-      needs: `Cost, model and resource anomalies need the history store: ${command}.`,
-    };
-  }
+  if (first === null) return anomaliesLive(ctx, period, command, deadline);
   const leftOut =
     first > period.start ? { start_date: formatDay(period.start), end_date: formatDay(first - 1) } : undefined;
   const needs = leftOut
@@ -54,7 +54,7 @@ export async function anomaliesOf(ctx: ReadContext, period: { start: number; end
     const counts = await listAll(ctx, dauCount, { days: period });
     return { anomalies: [] as Anomaly[], freshness: [counts.freshness], left_out: leftOut, needs };
   }
-  const series = await readSeries(ctx, window(first), true);
+  const series = await readSeries(ctx, window(first), true, deadline);
   const anomalies = findAnomalies(series, { start: first, end: period.end });
   return { anomalies, freshness: series.freshness, left_out: leftOut, needs };
 }
@@ -63,7 +63,7 @@ export const findAnomaliesTool = defineTool({
   name: 'find_anomalies',
   title: 'Anomalies',
   description:
-    "What is unusual over complete days: an identity's credits or cost far above its 28-day median, organization days off its weekday pattern, a model or resource that appears or jumps; ranked by excess. Needs the history store (`sync`); live: credits only.",
+    "What is unusual over complete days: an identity's credits or cost far above its 28-day median, organization days off its weekday pattern, a model or resource that appears or jumps; ranked by excess. Needs the history store (`sync`); live: credits only, 90 days at most.",
   input: z.strictObject({ ...rangeInputs, limit: listInputs.limit }),
   output: z.object({
     start_date: z.string(),
@@ -82,7 +82,7 @@ export const findAnomaliesTool = defineTool({
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { period, covers } = completePeriod(ctx, args, 'last_30_days');
-    const found = await anomaliesOf(ctx, period);
+    const found = await anomaliesOf(ctx, period, false, Date.now() + answerWithinMs(ctx.config));
     const totals: Record<string, number> = {};
     for (const a of found.anomalies) totals[a.kind] = (totals[a.kind] ?? 0) + 1;
     const shown = found.anomalies.slice(0, args.limit);

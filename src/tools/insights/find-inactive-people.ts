@@ -3,6 +3,8 @@ import { combineFreshness } from '../../domain/freshness.js';
 import { askedFreshnessSchema, freshnessLine } from '../../format/freshness.js';
 import { commonDomain, count, int, shortId, table } from '../../format/text.js';
 import { UserInputError } from '../../errors.js';
+import { LOOKBACK_YEARS } from '../../contract/limits.js';
+import { earliestDay } from '../../domain/dates.js';
 import { formatDay } from '../../util/utc-date.js';
 import { identityKey } from '../../upstream/listing/merge.js';
 import { READ_ONLY, defineTool } from '../define-tool.js';
@@ -42,6 +44,8 @@ export const findInactivePeople = defineTool({
     returned_rows: z.number().int(),
     /** What would make last_active_date known, when the store lacks days. */
     needs: z.string().optional(),
+    /** Why the lookback starts later than asked. */
+    covers: z.string().optional(),
     freshness: askedFreshnessSchema,
   }),
   annotations: READ_ONLY,
@@ -51,7 +55,10 @@ export const findInactivePeople = defineTool({
         `lookback_days (${args.lookback_days}) must be more than inactive_days (${args.inactive_days}): the people found were active in the lookback before the inactive days.`,
       );
     const end = latestCompleteDay(ctx);
-    const lookback = { start: end - args.lookback_days + 1, end };
+    // The upstream refuses days beyond its lookback: a lookback reaching there starts at its earliest day.
+    const earliest = earliestDay(ctx.client.days().today);
+    const lookback = { start: Math.max(end - args.lookback_days + 1, earliest), end };
+    const cut = end - args.lookback_days + 1 < earliest;
     const before = { start: lookback.start, end: end - args.inactive_days };
     const recent = { start: before.end + 1, end };
     const match = await userMatcher(args.users, ctx);
@@ -99,6 +106,11 @@ export const findInactivePeople = defineTool({
         : {
             needs: `last_active_date needs the daily lists of ${formatDay(before.start)}..${formatDay(before.end)} in the history store: run \`org-analytics-mcp sync --history-days ${storeDays}\`.`,
           }),
+      ...(cut
+        ? {
+            covers: `The lookback starts on ${formatDay(lookback.start)}, ${end - lookback.start + 1} days rather than ${args.lookback_days}: the API keeps ${LOOKBACK_YEARS} years.`,
+          }
+        : {}),
       freshness: answerFreshness(ctx, freshness, {}, formatDay(end)),
     };
   },
@@ -127,6 +139,7 @@ export const findInactivePeople = defineTool({
       if (out.returned_rows < out.count) lines.push(`Showing ${out.returned_rows} of ${int(out.count)}.`);
     }
     if (out.needs) lines.push(out.needs);
+    if (out.covers) lines.push(out.covers);
     lines.push(freshnessLine(out.freshness));
     return lines.join('\n');
   },

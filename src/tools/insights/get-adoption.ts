@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { combineFreshness, type Freshness } from '../../domain/freshness.js';
-import { earliestAnswerable, type DayRange } from '../../domain/dates.js';
+import { earliestAnswerable } from '../../domain/dates.js';
 import { UserInputError } from '../../errors.js';
 import { askedFreshnessSchema, freshnessLine } from '../../format/freshness.js';
 import { table } from '../../format/text.js';
@@ -8,16 +8,12 @@ import { formatDay, parseIsoDay } from '../../util/utc-date.js';
 import { READ_ONLY, defineTool } from '../define-tool.js';
 import { answerFreshness } from '../shared/complete-days.js';
 import { date } from '../shared/inputs.js';
-import { activePeriods, heldDay, historyStart } from './adoption-history.js';
-import { cohorts, counted, periodOf, periodsOver, syncFor, type Granularity } from './adoption-periods.js';
-
-/** Periods counted live at most, without the store: each is a walk of every active person. */
-const LIVE_PERIODS = 8;
-/** Periods counted live by default. */
-const LIVE_DEFAULT = { week: 4, month: 3 } as const;
+import { livePeriods, storedPeriods } from './adoption-counts.js';
+import { historyStart } from './adoption-history.js';
+import { counted, type Granularity } from './adoption-periods.js';
 
 const DEFINED =
-  "new: first active since the store begins; returning: active, seen before, not active in the previous period; retained: of the previous period's new people, those active in this one (not after history begins).";
+  "new: first active since history_from (stored days before the first whole period count as seen); returning: active, seen before, not active in the previous period; retained: of the previous period's new people, those active in this one (not after history begins).";
 
 function day(text: string | undefined, name: string): number | undefined {
   if (text === undefined) return undefined;
@@ -55,6 +51,8 @@ export const getAdoption = defineTool({
     definitions: z.string(),
     /** What would make the figures known, when the store lacks the days. */
     needs: z.string().optional(),
+    /** Days of the range left out: beyond the API's lookback. */
+    covers: z.string().optional(),
     freshness: askedFreshnessSchema,
   }),
   annotations: READ_ONLY,
@@ -76,39 +74,18 @@ export const getAdoption = defineTool({
       throw new UserInputError(`The earliest day you can ask for is ${formatDay(earliest)} (UTC).`);
     const freshness: Freshness[] = [];
     const from = counted(await historyStart(ctx, g), g, end);
-    let needs: string | undefined;
-    let periods: ReturnType<typeof cohorts>;
-    if (from === null || from > end) {
-      // Live: active people only; who is new or returning needs the history.
-      const first = askedStart ?? end - LIVE_DEFAULT[g] * (g === 'week' ? 7 : 31);
-      let spans = periodsOver({ start: first, end }, g);
-      if (askedStart === undefined) spans = spans.slice(-LIVE_DEFAULT[g]);
-      if (spans.length > LIVE_PERIODS)
-        throw new UserInputError(
-          `Without the history store at most ${LIVE_PERIODS} ${g}s are counted live (each reads every active person): ask a shorter range, or run \`${syncFor(g, spans[0]!.start, published)}\` first.`,
-        );
-      const active = await activePeriods(ctx, spans, spans[0]!.start, published, null, freshness);
-      periods = cohorts(active, null);
-      needs = `new, returning and retained need the history store: run \`${syncFor(g, spans[0]!.start, published)}\`.`;
-    } else {
-      // From where history begins: who is new needs everyone seen since; periods before the range are left out.
-      const spans = periodsOver({ start: from, end }, g);
-      // Weeks: their daily lists. Months: a stored month is one block; the month in progress its daily lists,
-      // smaller than its days of user activity, when the store holds them.
-      const byDay = async (period: DayRange, days: DayRange) =>
-        g === 'week' || (period.end > published && (await heldDay(ctx, days.start)) && (await heldDay(ctx, days.end)));
-      const active = await activePeriods(ctx, spans, from, published, byDay, freshness);
-      const shownFrom = askedStart === undefined ? from : periodOf(askedStart, g).start;
-      periods = cohorts(active, from).filter((p) => parseIsoDay(p.end_date)! >= shownFrom);
-      if (askedStart !== undefined && askedStart < from)
-        needs = `The history store begins on ${formatDay(from)}: for ${g}s from ${formatDay(askedStart)} run \`${syncFor(g, periodOf(askedStart, g).start, published)}\`.`;
-    }
+    const counts =
+      from === null || from > end
+        ? await livePeriods(ctx, g, askedStart, end, freshness)
+        : await storedPeriods(ctx, g, from, askedStart, end, freshness);
+    const { periods, needs, covers, historyFrom } = counts;
     return {
       granularity: g,
-      history_from: from === null || from > end ? null : formatDay(from),
+      history_from: historyFrom === undefined ? null : formatDay(historyFrom),
       periods,
       definitions: DEFINED,
       ...(needs ? { needs } : {}),
+      ...(covers ? { covers } : {}),
       freshness: answerFreshness(ctx, combineFreshness(freshness), {}, formatDay(end)),
     };
   },
@@ -126,6 +103,7 @@ export const getAdoption = defineTool({
       `* partial period. ${out.definitions}`,
     ];
     if (out.needs) lines.push(out.needs);
+    if (out.covers) lines.push(out.covers);
     lines.push(freshnessLine(out.freshness));
     return lines.join('\n');
   },

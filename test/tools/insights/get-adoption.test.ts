@@ -4,18 +4,20 @@ import { storedHarness, type StoredHarness } from '../../helpers/history.js';
 import { harness, type Harness } from '../../helpers/mcp.js';
 import { YESTERDAY } from '../../helpers/sim.js';
 
-// The store holds the daily lists of the 35 days through 2026-11-20 (a Friday) from 2026-10-17 (a Saturday),
-// and the months of September and October whole: weeks count from the first whole week, 2026-10-19, months
-// from 2026-09-01.
+// The store holds the daily lists of the 38 days through 2026-11-20 (a Friday) from 2026-10-14 (a Wednesday),
+// and the months of September and October whole: weeks are reported from the first whole week, 2026-10-19,
+// with the people of the five stored days before it already seen; months from 2026-09-01.
 const PUBLISHED = parseIsoDay(YESTERDAY)!;
 const DAYS_FROM = PUBLISHED - 32;
+const STORED_FROM = PUBLISHED - 37;
+const STORE = { historyDays: 38, historyMonths: 2 };
 
 let live: Harness;
 let stored: StoredHarness;
 
 beforeAll(async () => {
   live = await harness({ sim: { users: 300 } });
-  stored = await storedHarness({ historyDays: 35, historyMonths: 2 }, { simulator: live.sim });
+  stored = await storedHarness(STORE, { simulator: live.sim });
 }, 120_000);
 afterAll(async () => {
   await stored?.close();
@@ -44,9 +46,13 @@ interface Expected {
   history_begins: boolean;
 }
 
-/** The figures, computed independently from the simulator's days, for periods [start, end] counted from `from`. */
-function expected(periods: Array<[start: number, end: number]>, from: number): Expected[] {
+/**
+ * The figures, computed independently from the simulator's days, for periods [start, end] counted from `from`,
+ * with the people active from `seenFrom` to the day before `from` already seen.
+ */
+function expected(periods: Array<[start: number, end: number]>, from: number, seenFrom = from): Expected[] {
   const seen = new Set<string>();
+  for (let d = seenFrom; d < from; d++) for (const p of activeOn(d)) seen.add(p);
   let previous: { active: Set<string>; fresh: Set<string> } | undefined;
   return periods.map(([start, end], i) => {
     const active = new Set<string>();
@@ -86,18 +92,20 @@ describe('get_adoption', () => {
     expect(r.isError).toBe(false);
     expect(live.sim.requests().length).toBe(before);
     const out = r.structured;
-    expect(out.history_from).toBe(formatDay(DAYS_FROM));
+    expect(out.history_from).toBe(formatDay(STORED_FROM));
     expect(out.needs).toBeUndefined();
-    expect(out.periods).toEqual(expected(weeks(DAYS_FROM), DAYS_FROM));
+    expect(out.periods).toEqual(expected(weeks(DAYS_FROM), DAYS_FROM, STORED_FROM));
     for (const p of out.periods) {
       expect(new Date(`${p.start_date}T00:00:00Z`).getUTCDay(), p.start_date).toBe(1);
       expect(day(p.end_date) - day(p.start_date)).toBe(6);
     }
-    // The store's first two days (a weekend) are not counted; it ends on a Friday: the last week is partial.
+    // The store's first five days are no period of their own; it ends on a Friday: the last week is partial.
     expect(formatDay(DAYS_FROM)).toBe('2026-10-19');
+    expect(formatDay(STORED_FROM)).toBe('2026-10-14');
     expect(out.periods.map((p: any) => p.partial)).toEqual([false, false, false, false, true]);
     expect(out.periods[0]).toMatchObject({ history_begins: true, returning: null, retained: null });
-    expect(out.periods[0].new).toBe(out.periods[0].active);
+    // Who was active in those days is seen already: new in the first whole week are the others.
+    expect(out.periods[0].new).toBeLessThan(out.periods[0].active);
     expect(r.text).toContain('history begins');
     // Compact: a tenth of the daily lists it summarizes at most.
     let raw = 0;
@@ -126,6 +134,32 @@ describe('get_adoption', () => {
     expect(newAfterStart).toBeGreaterThanOrEqual(firstActive.length);
   });
 
+  it('counts people active only in the stored days before the first whole week as seen when they come back', async () => {
+    const r = await stored.call('get_adoption', { granularity: 'week' });
+    const [first, second] = r.structured.periods;
+    const inDays = (start: number, end: number) => {
+      const out = new Set<string>();
+      for (let d = start; d <= end; d++) for (const p of activeOn(d)) out.add(p);
+      return out;
+    };
+    // The simulator's own people: active in the store's first days, away the next week, back the week after.
+    const early = inDays(STORED_FROM, DAYS_FROM - 1);
+    const firstWeek = inDays(DAYS_FROM, DAYS_FROM + 6);
+    const secondWeek = inDays(DAYS_FROM + 7, DAYS_FROM + 13);
+    const back = [...early].filter((p) => !firstWeek.has(p) && secondWeek.has(p));
+    expect(back.length).toBeGreaterThanOrEqual(1);
+    expect(second.start_date).toBe('2026-10-26');
+    // Counted from the first whole week alone, they would be new in the week of 2026-10-26; they are returning.
+    const fromFirstWeek = expected(weeks(DAYS_FROM).slice(0, 2), DAYS_FROM)[1]!;
+    expect(second.new).toBe(fromFirstWeek.new - back.length);
+    expect(second.returning).toBe(fromFirstWeek.returning! + back.length);
+    // Nobody active in those days is new in a later week either.
+    const fresh = [...secondWeek].filter((p) => !early.has(p) && !firstWeek.has(p));
+    expect(second.new).toBe(fresh.length);
+    expect(first.new).toBe([...firstWeek].filter((p) => !early.has(p)).length);
+    expect(r.text).toMatch(/history from 2026-10-14:/);
+  });
+
   it('counts calendar months from the stored month blocks, the current one partial', async () => {
     const r = await stored.call('get_adoption', { granularity: 'month' });
     const out = r.structured;
@@ -148,11 +182,13 @@ describe('get_adoption', () => {
     expect(later.structured.periods).toEqual(all.structured.periods.slice(2));
     const earlier = await stored.call('get_adoption', { granularity: 'week', start_date: '2026-09-01' });
     expect(earlier.structured.periods).toEqual(all.structured.periods);
-    expect(earlier.structured.needs).toMatch(/begins on 2026-10-19.*org-analytics-mcp sync --history-days 82/);
+    expect(earlier.structured.needs).toMatch(
+      /begins on 2026-10-14, its first whole week on 2026-10-19: .*org-analytics-mcp sync --history-days 82/,
+    );
   });
 
   it('answers the same from a PostgreSQL store', async () => {
-    const pg = await storedHarness({ historyDays: 35, historyMonths: 2, engine: 'postgres' }, { simulator: live.sim });
+    const pg = await storedHarness({ ...STORE, engine: 'postgres' }, { simulator: live.sim });
     try {
       for (const granularity of ['week', 'month']) {
         const [fromPg, fromSqlite] = await Promise.all([
