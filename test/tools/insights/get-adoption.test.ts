@@ -173,6 +173,21 @@ describe('get_adoption', () => {
     expect(out.periods.map((p: any) => p.partial)).toEqual([false, false, true]);
   });
 
+  it('counts months from the first whole one, the stored days of the month before counted as seen', async () => {
+    const days = await storedHarness({ historyDays: 22, historyMonths: 0 }, { simulator: live.sim });
+    try {
+      const r = await days.call('get_adoption', { granularity: 'month' });
+      expect(r.isError, r.text).toBe(false);
+      // October is stored from the 30th only: November is the first month whole so far, October's two days seen.
+      expect(r.structured.history_from).toBe('2026-10-30');
+      const november = expected([[day('2026-11-01'), day('2026-11-30')]], day('2026-11-01'), day('2026-10-30'));
+      expect(r.structured.periods).toEqual(november);
+      expect(november[0]!.new).toBeLessThan(november[0]!.active);
+    } finally {
+      await days.close();
+    }
+  }, 60_000);
+
   it('keeps the figures of a later start, and says which sync reaches an earlier one', async () => {
     const all = await stored.call('get_adoption', { granularity: 'week' });
     const later = await stored.call('get_adoption', {
