@@ -65,7 +65,8 @@ export class SyncScheduler {
       const signal = this.controller.signal;
       const outcome = await syncOnce(target.client, target.history.source, target.config, {
         signal,
-        onProgress: (line) => log.debug(line.text),
+        // The moment the questions asked most answer from the store is worth saying; the rest is detail.
+        onProgress: (line) => (line.answerable ? log.info(line.text) : log.debug(line.text)),
         // New anomalies go to anomalies://latest, and its subscribers hear of them.
         after: () =>
           publishAnomalies(target.client, target.config, target.history.source.store, signal).then(

@@ -3,6 +3,7 @@ import { benchAdoption } from './adoption.bench.js';
 import { benchColdStartSideBySide } from './cold-start.bench.js';
 import { benchComposite } from './composite.bench.js';
 import { benchHistory } from './history/history.bench.js';
+import { benchFirstHour } from './history/first-hour.bench.js';
 import { benchHttpThroughput } from './http-throughput.bench.js';
 import { benchLargeOrg } from './large-org.bench.js';
 import { benchAnswerSizes } from './mcp.bench.js';
@@ -32,6 +33,9 @@ const benches: Array<[name: string, run: (print: Print) => Promise<void>, largeO
   ['export', benchExport, false],
   // Issue 23's figures: it shortens itself with --quick (10,000 people, a week synced and copied to 90 days).
   ['history', benchHistory, false],
+  // Issue 32: a new install's default questions answered from the store, at the documented limits (1,500 people;
+  // 10,000 too without --quick: some 10 minutes).
+  ['first hour', benchFirstHour, false],
   // Issue 24's get_adoption: 10,000 people (BENCH_ADOPTION_SIZES=10000,50000 adds 50,000).
   ['adoption', benchAdoption, false],
   // Issue 24: find_anomalies from the store at 10,000 people (BENCH_ANOMALY_SIZES=10000,50000 adds 50,000).

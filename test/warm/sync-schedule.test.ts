@@ -25,7 +25,7 @@ describe('--sync on a running server (the warm-up, with a history store)', () =>
   );
 
   beforeAll(async () => {
-    sim = await startSimulator({ users: 120, now: NOW, rateLimit: false, token: 'rw' });
+    sim = await startSimulator({ users: 40, now: NOW, rateLimit: false, token: 'rw' });
     client = clientFor(sim);
     const path = join(mkdtempSync(join(tmpdir(), 'sync-schedule-')), 'h.sqlite');
     history = (await attachHistory(client, { history: path, cacheDir: undefined, demo: false }, log))!;
@@ -42,12 +42,16 @@ describe('--sync on a running server (the warm-up, with a history store)', () =>
     const config = configSchema.parse({
       token: 'rw',
       baseUrl: sim.url,
-      historyDays: 3,
+      historyDays: 7,
       historyMonths: 1,
       syncShare: 1,
     });
     await scheduler.start({ client, config, log, history });
     expect(lines.join('\n')).toMatch(/history sync done.*"blocks":[1-9]/);
+    // The range blocks of the last 7 days came first; the moment they answered is said at info.
+    expect(lines.join('\n')).toMatch(
+      /over the last 7 days, and the daily active user counts, answer from the store now/,
+    );
     // 10:00 UTC: the next refresh run (04:10 tomorrow) is later than 90 minutes from now.
     expect(new Date(scheduler.nextRunAt!).toISOString()).toBe('2026-11-21T11:30:00.000Z');
     const before = sim.requests().length;
