@@ -27,7 +27,7 @@ const QUESTIONS: Array<[string, Record<string, unknown>]> = [
     ['get_cost_analytics', { range, group_by: ['user'], limit: 1000 }],
   ]),
   ['get_active_user_counts', { range: 'last_90_days' }],
-  // Read from the same blocks: cost in all, and one person's credits.
+  // Read from the same blocks: cost in all.
   ['get_cost_analytics', { range: 'last_30_days' }],
 ];
 
@@ -41,6 +41,9 @@ describe('a new install answers the questions asked most from the store once the
   /** Days of each dataset the store held when the questions were asked. */
   const daysHeld = new Map<string, number>();
   let outcome: Awaited<ReturnType<typeof syncOnce>>;
+  /** The first person the user activity of the last 7 days names. */
+  const firstPerson = () =>
+    String(answers[0]!.structured.rows.find((r: { user?: string }) => r.user?.includes('@')).user);
 
   beforeAll(async () => {
     sim = await startSimulator({ users: 150, now: NOW, rateLimit: true, timeScale: SCALE, token: 'rw' });
@@ -70,6 +73,9 @@ describe('a new install answers the questions asked most from the store once the
       for (const id of ['user-activity', 'credits-by-date-model', 'cost-by-day'])
         daysHeld.set(id, (await store.blocks(id, 0, 1e7)).filter((b) => b.start === b.end).length);
       for (const [tool, args] of QUESTIONS) answers.push(await stored.call(tool, args));
+      // One person's cost, from the cost by user of the last 7 days.
+      QUESTIONS.push(['get_cost_analytics', { range: 'last_7_days', filters: { user_emails: [firstPerson()] } }]);
+      answers.push(await stored.call(...QUESTIONS.at(-1)!));
       stop.abort();
     };
     // The default settings: 90 days, 24 months, 0.8 of each rate for the days.
