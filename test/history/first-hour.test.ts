@@ -38,6 +38,10 @@ describe('a new install answers the questions asked most from the store once the
   let dir: string;
   const lines: string[] = [];
   const answers: ToolAnswer[] = [];
+  const MIXED: Array<[string, Record<string, unknown>]> = [];
+  const mixed: ToolAnswer[] = [];
+  /** The requests of user activity made while they were asked (the sync's days among them). */
+  const mixedAsked: ReturnType<Simulator['requests']> = [];
   /** Days of each dataset the store held when the questions were asked. */
   const daysHeld = new Map<string, number>();
   let outcome: Awaited<ReturnType<typeof syncOnce>>;
@@ -76,6 +80,23 @@ describe('a new install answers the questions asked most from the store once the
       // One person's cost, from the cost by user of the last 7 days.
       QUESTIONS.push(['get_cost_analytics', { range: 'last_7_days', filters: { user_emails: [firstPerson()] } }]);
       answers.push(await stored.call(...QUESTIONS.at(-1)!));
+      // A day more than a range block: the block, and the day before it asked live, merged.
+      const { published, today } = stored.upstream.days();
+      const iso = (d: number) => new Date(d * 86_400_000).toISOString().slice(0, 10);
+      const daysBefore = (end: number) => ({ start_date: iso(end - 30), end_date: iso(end), limit: 1000 });
+      MIXED.push(
+        ['get_user_activity', daysBefore(published)],
+        ['get_credit_usage', daysBefore(today)],
+        ['get_cost_analytics', { ...daysBefore(published), group_by: ['user'] }],
+      );
+      const before = sim.requests().length;
+      for (const [tool, args] of MIXED) mixed.push(await stored.call(tool, args));
+      mixedAsked.push(
+        ...sim
+          .requests()
+          .slice(before)
+          .filter((r) => r.path.endsWith('/user-activity')),
+      );
       stop.abort();
     };
     // The default settings: 90 days, 24 months, 0.8 of each rate for the days.
@@ -138,7 +159,7 @@ describe('a new install answers the questions asked most from the store once the
     }
   });
 
-  it('answers each of them from the store (freshness.source history), equal to a server without a store', async () => {
+  it('answers each of them from the store (freshness.source history), equal to a server without a store; a day more too', async () => {
     expect(answers).toHaveLength(QUESTIONS.length);
     const live = await harness({ simulator: sim });
     try {
@@ -150,6 +171,17 @@ describe('a new install answers the questions asked most from the store once the
         const b = await live.call(tool, args);
         expect(b.structured.freshness.source, label).toBe('live');
         expect(comparable(a.structured), label).toEqual(comparable(b.structured));
+      }
+      expect(mixed).toHaveLength(3);
+      // User activity: only the day before the block was asked, never the 30 days again (the sync asks single days).
+      const { published } = stored.upstream.days();
+      const dayBefore = new Date((published - 30) * 86_400_000).toISOString().slice(0, 10);
+      expect(mixedAsked.some((r) => r.query.start_date === dayBefore && r.query.end_date === dayBefore)).toBe(true);
+      expect(mixedAsked.filter((r) => r.query.start_date !== r.query.end_date)).toEqual([]);
+      for (const [i, [tool, args]] of MIXED.entries()) {
+        const label = `${tool} ${JSON.stringify(args)}`;
+        expect(mixed[i]!.isError, `${label}: ${mixed[i]!.text}`).toBe(false);
+        expect(comparable(mixed[i]!.structured), label).toEqual(comparable((await live.call(tool, args)).structured));
       }
     } finally {
       await live.close();
