@@ -10,41 +10,7 @@ export default tseslint.config(
       'no-console': 'error',
     },
   },
-  {
-    // The layering the README describes: the API client knows nothing of MCP or the tools built on it.
-    files: ['src/upstream/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            { group: ['@modelcontextprotocol/*'], message: 'src/upstream/ knows nothing of MCP.' },
-            {
-              group: ['**/tools/**', '**/mcp/**', '**/transports/**'],
-              message: 'src/upstream/ does not import the MCP layer.',
-            },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    // The simulator is an independent oracle: it never shares code with the client it checks.
-    files: ['src/simulator/**'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/upstream/**', '**/domain/**', '**/tools/**', '**/mcp/**'],
-              message: 'The simulator never imports the client, its domain rules or the MCP layer.',
-            },
-          ],
-        },
-      ],
-    },
-  },
+  // The layers (and the simulator standing alone) are checked by dependency-cruiser: .ci/dependency-cruiser.cjs.
   {
     files: ['test/**', 'src/cli.ts'],
     rules: { 'no-console': 'off' },

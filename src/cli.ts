@@ -17,30 +17,30 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   if (command === 'tour') {
-    const { runTour } = await import('./tour.js');
+    const { runTour } = await import('./commands/tour.js');
     await runTour(print);
     return 0;
   }
   if (command === 'api-key') {
-    const { runApiKeyCommand } = await import('./auth/api-key-command.js');
+    const { runApiKeyCommand } = await import('./commands/api-key.js');
     return runApiKeyCommand(rest, print, (line) => process.stderr.write(`${line}\n`));
   }
   if (command === 'login' || command === 'logout' || (command === 'auth' && rest[0] === 'status')) {
-    const { runLoginCommand } = await import('./login/login-command.js');
+    const { runLoginCommand } = await import('./commands/login.js');
     const out = { print, warn: (line: string) => process.stderr.write(`${line}\n`), env: process.env };
     return runLoginCommand(command === 'auth' ? 'status' : command, command === 'auth' ? rest.slice(1) : rest, out);
   }
   if (command === 'warm') {
     // Before the server's --help: `warm --help` describes the warm-up.
-    const { runWarmCommand } = await import('./warm/warm-command.js');
+    const { runWarmCommand } = await import('./commands/warm.js');
     return runWarmCommand(rest, process.env);
   }
   if (command === 'sync') {
-    const { runSyncCommand } = await import('./history/sync-command.js');
+    const { runSyncCommand } = await import('./commands/sync.js');
     return runSyncCommand(rest, process.env);
   }
   if (command === 'export') {
-    const { runExportCommand } = await import('./export/export-command.js');
+    const { runExportCommand } = await import('./commands/export.js');
     return runExportCommand(rest, process.env);
   }
   if (argv.includes('--help') || argv.includes('-h')) {

@@ -1,5 +1,3 @@
-import { UPSTREAM_FAILURES, type UpstreamFailure } from './upstream/errors.js';
-
 /** What the model does after a refused argument, unless the refusal says otherwise. */
 export const CHANGE_ARGUMENTS = 'Change the arguments and call again.';
 
@@ -19,13 +17,4 @@ export class UserInputError extends Error {
     super(message);
     this.name = 'UserInputError';
   }
-}
-
-/** Every failure a tool call can end in, by origin; a `switch` on `kind` narrows to the class. */
-export type KnownError = UpstreamFailure | UserInputError;
-export type ErrorKind = KnownError['kind'];
-
-/** False for anything else: a bug, reported as one. */
-export function isKnownError(error: unknown): error is KnownError {
-  return error instanceof UserInputError || UPSTREAM_FAILURES.some((failure) => error instanceof failure);
 }

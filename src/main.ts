@@ -2,7 +2,7 @@ import { reportUnfinishedWrites } from './privacy/audit.js';
 import { ConfigError, loadConfig } from './config/config.js';
 import type { Caller } from './auth/caller.js';
 import type { Logger } from './logger.js';
-import { createRuntime, type Runtime } from './runtime.js';
+import { createRuntime, type Runtime } from './runtime/runtime.js';
 import type { HttpServing } from './transports/http.js';
 import { createServer } from './mcp/server.js';
 import type { ServerDeps } from './mcp/server-deps.js';
@@ -28,7 +28,7 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
   // Checked before anything starts, so that a bad list is a usage error, not a failure at 02:10.
   const warmItems = config.warm ? (await import('./warm/warm-list.js')).warmListOf(config.warmList) : undefined;
   const tenants = config.tenantsFile
-    ? await (await import('./config/tenants.js')).tenantRuntimes(config, env)
+    ? await (await import('./runtime/tenants.js')).tenantRuntimes(config, env)
     : undefined;
   const runtime = tenants ? tenants.runtimes[0]! : await createRuntime(config, { env });
   // With a history store the warm-up is the sync (the tour fills the demo's store itself); it opens the store
@@ -38,7 +38,7 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
   if (config.sync && !history) runtime.log.warn('--sync needs a history store (--history): not syncing');
   const sync = syncing ? new (await import('./warm/sync-schedule.js')).SyncScheduler() : undefined;
   if (sync && history) {
-    const { DEMO_SYNC } = await import('./history/sync-run.js');
+    const { DEMO_SYNC } = await import('./history/sync/sync-run.js');
     void sync.start({ ...runtime, history, config: config.demo ? { ...config, ...DEMO_SYNC } : config });
   }
   const warm =
@@ -111,7 +111,7 @@ function exitOnceIdle(log: Logger): void {
  */
 export async function startHttp(runtime: Runtime, tenants?: Map<string, Runtime>): Promise<HttpServing> {
   const { serveHttp } = await import('./transports/http.js');
-  const { ANOMALIES_URI, onAnomalies } = await import('./warm/anomaly-feed.js');
+  const { ANOMALIES_URI, onAnomalies } = await import('./insights/anomaly-feed.js');
   const runtimeOf = (caller: Caller | undefined) => (tenants && caller ? tenants.get(caller.tenant ?? '') : runtime);
   return serveHttp(
     (caller, onlyTool) => createServer(serverDepsFor(runtimeOf(caller)!, caller), onlyTool),

@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { isKnownError, UserInputError, type ErrorKind, type KnownError } from '../src/errors.js';
+import { UserInputError } from '../src/errors.js';
+import { isKnownError, type ErrorKind, type KnownError } from '../src/tools/failure-text.js';
 import {
   CancelledError,
   InvalidArgumentError,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { optionsHelp } from './cli-help.js';
 import { readOptions, schemaOf, validateOptions } from './cli-options.js';
 import { SERVER_OPTIONS } from './options.js';
-import type { LoginAccount } from '../login/stored-login.js';
+import type { LoginAccount } from './stored-login.js';
 
 // The one error class for a configuration the server cannot start with; the CLI exits 2 on it.
 export { UsageError as ConfigError } from './cli-options.js';

@@ -4,7 +4,7 @@ import { HTTP_OPTIONS } from './options-http.js';
 import { HISTORY_OPTIONS } from './options-history.js';
 import { TOOL_OPTIONS } from './options-tools.js';
 import { DEFAULT_REFRESH_HOUR_UTC } from '../domain/published-days.js';
-import { DEFAULT_MAX_RESPONSE_BYTES } from '../upstream/transport/capped-body.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/limits.js';
 
 const SECONDS = '--call-timeout / ANALYTICS_CALL_TIMEOUT_S must';
 const DEFAULT_MAX_RESPONSE_MB = DEFAULT_MAX_RESPONSE_BYTES / (1024 * 1024);

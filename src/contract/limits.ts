@@ -15,3 +15,6 @@ export const RATE_LIMIT_BLOCK_MS = 10_000;
 
 /** A positive integer without leading zeros, at most 18 digits; or empty to clear. */
 export const BUDGET_LIMIT_PATTERN = /^(?:[1-9]\d{0,17})?$/;
+
+/** Real pages are a few hundred KB (1,000 cost points, 500 credit records); see the --max-response-mb option. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;

@@ -1,9 +1,9 @@
 import type { Writable } from 'node:stream';
 import { EXIT_FAILURE } from '../config/cli-options.js';
 import type { Days } from '../domain/published-days.js';
-import { datasetById } from '../history/datasets.js';
-import type { HistoryStore } from '../history/history-store.js';
-import { lastStorableDay } from '../history/store-rules.js';
+import { datasetById } from '../history/store/datasets.js';
+import type { HistoryStore } from '../history/store/history-store.js';
+import { lastStorableDay } from '../history/store/store-rules.js';
 import { formatDay } from '../util/utc-date.js';
 import { SHAPES, type Masks } from './columns.js';
 import type { ExportArgs } from './export-args.js';

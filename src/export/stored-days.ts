@@ -1,4 +1,4 @@
-import type { Block, HistoryStore } from '../history/history-store.js';
+import type { Block, HistoryStore } from '../history/store/history-store.js';
 import { formatDay } from '../util/utc-date.js';
 
 /** Which days of [from, to] the store holds as day blocks of a dataset, and which it lacks. */

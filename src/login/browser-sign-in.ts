@@ -1,7 +1,7 @@
 import { duration, scopesText } from '../format/text.js';
 import { startLoginFlow } from './login-flow.js';
 import { openBrowser } from './open-browser.js';
-import type { LoginAccount, StoredLogin } from './stored-login.js';
+import type { LoginAccount, StoredLogin } from '../config/stored-login.js';
 import { TokenClient } from './token-client.js';
 
 /** How long `login` waits for the browser to come back. */

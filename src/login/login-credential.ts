@@ -2,7 +2,7 @@ import { credentialFingerprint, type Credential } from '../upstream/credential.j
 import { LoginRequiredError, UpstreamError, UpstreamUnavailableError } from '../upstream/errors.js';
 import type { LoginStore } from './login-store.js';
 import { withRefreshLock } from './refresh-lock.js';
-import type { StoredLogin } from './stored-login.js';
+import type { StoredLogin } from '../config/stored-login.js';
 import { OAuthError, type TokenClient } from './token-client.js';
 
 /**

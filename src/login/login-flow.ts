@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { duration } from '../format/text.js';
 import { callbackPage } from './callback-page.js';
 import { newPkce, newState } from './pkce.js';
-import { endpointOf, type StoredLogin } from './stored-login.js';
+import { endpointOf, type StoredLogin } from '../config/stored-login.js';
 import { OAuthError, type TokenClient } from './token-client.js';
 
 /** A sign-in under way: the URL to open, and the login it ends in once the browser comes back. */

@@ -2,7 +2,7 @@ import { localKey } from './local-key.js';
 import { LoginCredential } from './login-credential.js';
 import { LoginStore, type StoreMode } from './login-store.js';
 import { ConversationSignIn } from './sign-in.js';
-import type { LoginAccount } from './stored-login.js';
+import type { LoginAccount } from '../config/stored-login.js';
 import { TokenClient } from './token-client.js';
 
 /** What a server that uses a login needs: the credential, and a key that stays when tokens change. */

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { configDir } from './config-dir.js';
-import { storedLoginSchema, type LoginAccount, type StoredLogin } from './stored-login.js';
+import { storedLoginSchema, type LoginAccount, type StoredLogin } from '../config/stored-login.js';
 
 export type StoreMode = 'auto' | 'keyring' | 'file';
 export type LoginLocation = { kind: 'keychain'; service: string } | { kind: 'file'; path: string };

@@ -3,7 +3,7 @@ import { decodeJwt } from 'jose';
 import { z } from 'zod';
 import { HttpTransport } from '../upstream/transport/http.js';
 import { VERSION } from '../version.js';
-import { endpointOf, type LoginAccount, type StoredLogin } from './stored-login.js';
+import { endpointOf, type LoginAccount, type StoredLogin } from '../config/stored-login.js';
 
 /** An RFC 6749 error answer from the sign-in service: `error` is its code (invalid_grant, invalid_client…). */
 export class OAuthError extends Error {

@@ -1,5 +1,5 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
-import { progressMessage, statusAt } from '../format/progress.js';
+import { progressMessage, statusAt } from './progress-text.js';
 import type { ListingStatus } from '../upstream/listing/background-listings.js';
 
 /** Often enough that clients which give up after a silent spell (some after 10 s) hear from us: at most 5 s apart. */

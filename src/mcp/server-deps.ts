@@ -1,7 +1,7 @@
 import type { Config } from '../config/config.js';
 import type { AuditSink } from '../privacy/audit.js';
 import type { Caller } from '../auth/caller.js';
-import type { LazyHistory } from '../history/runtime-history.js';
+import type { LazyHistory } from '../history/serving/runtime-history.js';
 import type { Logger } from '../logger.js';
 import type { LoginCredential } from '../login/login-credential.js';
 import type { ConversationSignIn } from '../login/sign-in.js';

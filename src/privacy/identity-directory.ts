@@ -1,7 +1,7 @@
 import { UserInputError } from '../errors.js';
 import { clip } from '../format/text.js';
 import type { Pseudonymizer } from './pii.js';
-import { emailProblem } from '../tools/shared/identity-format.js';
+import { emailProblem } from './identity-format.js';
 import type { AnalyticsClient } from '../upstream/client.js';
 import { getUserBudgetOverrides } from '../upstream/endpoints/get-user-budget-overrides.js';
 import { userActivity } from '../upstream/endpoints/user-activity.js';

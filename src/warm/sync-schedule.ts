@@ -1,8 +1,8 @@
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import { CREDIT_REFRESH_MS } from '../domain/freshness.js';
-import type { RuntimeHistory } from '../history/runtime-history.js';
-import { syncOnce } from '../history/sync-run.js';
-import { publishAnomalies } from './anomaly-feed.js';
+import type { RuntimeHistory } from '../history/serving/runtime-history.js';
+import { syncOnce } from '../history/sync/sync-run.js';
+import { publishAnomalies } from '../insights/anomaly-feed.js';
 import { nextWarmAt, realClock, type WarmClock } from './warm-schedule.js';
 
 export type SyncTarget = Pick<Runtime, 'client' | 'config' | 'log'> & { history: RuntimeHistory };

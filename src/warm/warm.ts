@@ -1,4 +1,4 @@
-import type { Runtime } from '../runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import { duration } from '../format/text.js';
 import { connectRedis, type SharedRedis } from '../upstream/limits/redis-connection.js';
 import { WarmLock } from './warm-lock.js';

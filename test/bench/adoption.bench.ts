@@ -7,7 +7,7 @@ import { createServer } from '../../src/mcp/server.js';
 import { Pseudonymizer } from '../../src/privacy/pii.js';
 import { dau } from '../../src/upstream/endpoints/dau.js';
 import { userActivity } from '../../src/upstream/endpoints/user-activity.js';
-import { attachHistory } from '../../src/history/runtime-history.js';
+import { attachHistory } from '../../src/history/serving/runtime-history.js';
 import type { AnalyticsClient } from '../../src/upstream/client.js';
 import { clientFor } from '../helpers/client.js';
 import { historyRig, type HistoryRig } from './history/history-fixture.js';

@@ -7,7 +7,7 @@ import { METRIC_FIELDS } from '../../src/contract/metrics.js';
 import type { ExportKind } from '../../src/export/columns.js';
 import { runExport } from '../../src/export/export-run.js';
 import type { ExportFormat } from '../../src/export/export-args.js';
-import { openHistory } from '../../src/history/open-history.js';
+import { openHistory } from '../../src/history/store/open-history.js';
 import { daysAt } from '../../src/domain/published-days.js';
 import { formatDay, parseIsoDay } from '../../src/util/utc-date.js';
 

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { DATASETS } from '../../src/history/datasets.js';
-import { syncOnce } from '../../src/history/sync-run.js';
+import { DATASETS } from '../../src/history/store/datasets.js';
+import { syncOnce } from '../../src/history/sync/sync-run.js';
 import { benchSizes, figures, mcpOn } from './adoption.bench.js';
 import { historyRig, type HistoryRig } from './history/history-fixture.js';
 import { quantile } from './history/history-queries.js';

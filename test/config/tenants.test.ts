@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { startHttp } from '../../src/main.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { tenantRuntimes, type Tenants } from '../../src/config/tenants.js';
+import { tenantRuntimes, type Tenants } from '../../src/runtime/tenants.js';
 import { askAs, writeTeamFiles } from '../helpers/tenants.js';
 
 let acme: Simulator;

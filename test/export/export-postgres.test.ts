@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC_FIELDS } from '../../src/contract/metrics.js';
-import { runExportCommand } from '../../src/export/export-command.js';
+import { runExportCommand } from '../../src/commands/export.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { formatDay, parseIsoDay } from '../../src/util/utc-date.js';
 import { storedHarness, type StoredHarness } from '../helpers/history.js';

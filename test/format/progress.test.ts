@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pendingText, progressMessage, statusAt } from '../../src/format/progress.js';
+import { pendingText, progressMessage, statusAt } from '../../src/mcp/progress-text.js';
 import type { ListingStatus } from '../../src/upstream/listing/listing-walk.js';
 
 const status = (over: Partial<ListingStatus>): ListingStatus => ({

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { attachHistory, type RuntimeHistory } from '../../src/history/runtime-history.js';
-import { syncOnce } from '../../src/history/sync-run.js';
-import type { SyncResult } from '../../src/history/sync.js';
+import { attachHistory, type RuntimeHistory } from '../../src/history/serving/runtime-history.js';
+import { syncOnce } from '../../src/history/sync/sync-run.js';
+import type { SyncResult } from '../../src/history/sync/sync.js';
 import { createLogger } from '../../src/logger.js';
 import { harness, type Harness, type HarnessOptions } from './mcp.js';
 

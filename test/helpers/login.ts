@@ -5,9 +5,9 @@ import { configSchema } from '../../src/config/config.js';
 import { LoginCredential } from '../../src/login/login-credential.js';
 import { startLoginFlow } from '../../src/login/login-flow.js';
 import { LoginStore } from '../../src/login/login-store.js';
-import type { LoginAccount, StoredLogin } from '../../src/login/stored-login.js';
+import type { LoginAccount, StoredLogin } from '../../src/config/stored-login.js';
 import { TokenClient } from '../../src/login/token-client.js';
-import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { createRuntime, type Runtime } from '../../src/runtime/runtime.js';
 import type { Simulator } from '../../src/simulator/index.js';
 
 /** A config directory of its own (XDG_CONFIG_HOME), so that no test touches the user's logins or keychain. */

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openHistory } from '../../src/history/open-history.js';
+import { openHistory } from '../../src/history/store/open-history.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { credentialFingerprint } from '../../src/upstream/credential.js';
 import { freePort, tcpProxy, type Proxy } from '../helpers/tcp-proxy.js';

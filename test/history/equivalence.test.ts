@@ -40,7 +40,7 @@ function coveredBy(
   return true;
 }
 
-/** The stored datasets a tool's answer is read from, by its arguments (see src/history/serving.ts). */
+/** The stored datasets a tool's answer is read from, by its arguments (see src/history/serving/serving.ts). */
 function datasetsOf(tool: string, args: Args): string[] | undefined {
   // One raw upstream page (cursor, page_size) is the upstream's own: always live.
   if (args.cursor !== undefined || args.page_size !== undefined) return undefined;

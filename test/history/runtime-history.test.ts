@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { configuredHistory } from '../../src/history/runtime-history.js';
+import { configuredHistory } from '../../src/history/serving/runtime-history.js';
 import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { credentialFingerprint } from '../../src/upstream/credential.js';

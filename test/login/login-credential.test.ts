@@ -5,7 +5,7 @@ import { LoginStore } from '../../src/login/login-store.js';
 import { startSimulator, type FaultSpec, type Simulator } from '../../src/simulator/index.js';
 import { getUserBudgetOverrides } from '../../src/upstream/endpoints/get-user-budget-overrides.js';
 import { LoginRequiredError, UpstreamUnavailableError } from '../../src/upstream/errors.js';
-import { toolErrorMessage } from '../../src/mcp/tool-errors.js';
+import { toolErrorMessage } from '../../src/tools/failure-text.js';
 import { clientFor, requestsTo } from '../helpers/client.js';
 import { accountOf, browserlessLogin, configHome, credentialOn, grants } from '../helpers/login.js';
 

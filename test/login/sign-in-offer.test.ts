@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { InMemoryTransport, createMcpHandler } from '@modelcontextprotocol/server';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Runtime } from '../../src/runtime.js';
+import type { Runtime } from '../../src/runtime/runtime.js';
 import { createServer } from '../../src/mcp/server.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { configHome, runtimeOnLogin } from '../helpers/login.js';

@@ -2,7 +2,8 @@ import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { describe, expect, it } from 'vitest';
 import { UserInputError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
-import { logFailure, protocolErrorOf, toolErrorMessage } from '../../src/mcp/tool-errors.js';
+import { logFailure, protocolErrorOf } from '../../src/mcp/tool-errors.js';
+import { toolErrorMessage } from '../../src/tools/failure-text.js';
 import {
   CancelledError,
   InvalidArgumentError,

@@ -5,7 +5,7 @@ import type { Caller } from '../../src/auth/caller.js';
 import { LoginStore } from '../../src/login/login-store.js';
 import { createServer } from '../../src/mcp/server.js';
 import type { ServerDeps } from '../../src/mcp/server-deps.js';
-import type { Runtime } from '../../src/runtime.js';
+import type { Runtime } from '../../src/runtime/runtime.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { TOOLS } from '../../src/tools/index.js';
 import { VIEWS } from '../../src/ui/views.js';

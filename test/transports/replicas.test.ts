@@ -3,7 +3,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { startHttp } from '../../src/main.js';
-import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { createRuntime, type Runtime } from '../../src/runtime/runtime.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { requestsTo } from '../helpers/client.js';
 

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { toolErrorMessage } from '../../src/mcp/tool-errors.js';
+import { toolErrorMessage } from '../../src/tools/failure-text.js';
 import type { AnalyticsClient, ClientOptions } from '../../src/upstream/client.js';
 import { withDeadline } from '../../src/upstream/transport/deadline.js';
 import {

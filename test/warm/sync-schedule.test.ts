@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configSchema } from '../../src/config/config.js';
-import { attachHistory, type RuntimeHistory } from '../../src/history/runtime-history.js';
+import { attachHistory, type RuntimeHistory } from '../../src/history/serving/runtime-history.js';
 import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import type { AnalyticsClient } from '../../src/upstream/client.js';

@@ -4,7 +4,7 @@ import { createLogger } from '../../src/logger.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { WARM_JITTER_MS, WarmScheduler, nextWarmAt } from '../../src/warm/warm-schedule.js';
 import { parseWarmList } from '../../src/warm/warm-list.js';
-import { createRuntime } from '../../src/runtime.js';
+import { createRuntime } from '../../src/runtime/runtime.js';
 import { DEFAULT_REFRESH_HOUR_UTC } from '../../src/domain/published-days.js';
 import { dailyPolicy } from '../../src/domain/freshness.js';
 import { clientFor } from '../helpers/client.js';

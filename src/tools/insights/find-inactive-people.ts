@@ -9,8 +9,8 @@ import { formatDay } from '../../util/utc-date.js';
 import { identityKey } from '../../upstream/listing/merge.js';
 import { READ_ONLY, defineTool } from '../define-tool.js';
 import { answerFreshness, latestCompleteDay } from '../shared/complete-days.js';
-import { budgetOverrides, goneLive } from './inactive-parts.js';
-import { goneStored } from './inactive-stored.js';
+import { budgetOverrides, goneLive } from '../../insights/inactive-parts.js';
+import { goneStored } from '../../insights/inactive-stored.js';
 import { listInputs, usersInput } from '../shared/inputs.js';
 import { userMatcher } from '../shared/rows.js';
 

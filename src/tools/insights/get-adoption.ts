@@ -8,9 +8,9 @@ import { formatDay, parseIsoDay } from '../../util/utc-date.js';
 import { READ_ONLY, defineTool } from '../define-tool.js';
 import { answerFreshness } from '../shared/complete-days.js';
 import { date } from '../shared/inputs.js';
-import { livePeriods, storedPeriods } from './adoption-counts.js';
-import { historyStart } from './adoption-history.js';
-import { counted, type Granularity } from './adoption-periods.js';
+import { livePeriods, storedPeriods } from '../../insights/adoption-counts.js';
+import { historyStart } from '../../insights/adoption-history.js';
+import { counted, type Granularity } from '../../insights/adoption-periods.js';
 
 const DEFINED =
   "new: first active since history_from (stored days before the first whole period count as seen); returning: active, seen before, not active in the previous period; retained: of the previous period's new people, those active in this one (not after history begins).";

@@ -1,12 +1,12 @@
+import { listAll } from '../../upstream/listing/list-all.js';
 import { z } from 'zod';
 import { askedFreshnessSchema, type FreshnessOut } from '../../format/freshness.js';
-import type { Answer, PageArgs } from '../../upstream/client.js';
+import type { PageArgs } from '../../upstream/client.js';
 import { effectiveSpan, type ListArgs, type Listing, type RangeArg } from '../../upstream/endpoint.js';
 import type { Freshness } from '../../domain/freshness.js';
 import type { PageShape } from '../../upstream/listing/pagination.js';
-import { AnswerPending, answerWithinMs } from './answer-pending.js';
 import { answerFreshness } from './complete-days.js';
-import { assertCursor } from './identity-format.js';
+import { assertCursor } from '../../privacy/identity-format.js';
 import { userMatcher, type IdentityFields } from './rows.js';
 import type { ToolContext } from '../types.js';
 
@@ -79,27 +79,6 @@ export async function listRows<E extends AnyListing>(
   const read = wantsRawPage(request) ? await onePage(ctx, listing, args, request) : await everyPage(ctx, listing, args);
   const published = answerFreshness(ctx, read.freshness, args as RangeArg, read.end, listing.dates.rules);
   return { ...read, published, matching: match ? read.rows.filter((r) => match(r as IdentityFields)) : read.rows };
-}
-
-/**
- * Every page of a listing within the call's answer budget. Past it, throws AnswerPending (the server
- * answers `complete: false` with when to ask again) while the walk goes on in the background; a call
- * with the same question meanwhile joins that walk. `withinMs`: what is left of the budget, for a
- * listing that starts after another one ended.
- */
-export async function listAll<E extends AnyListing>(
-  ctx: Pick<ToolContext, 'client' | 'config' | 'signal' | 'progress'>,
-  listing: E,
-  args: ListArgs<E>,
-  withinMs = answerWithinMs(ctx.config),
-): Promise<Answer<ReturnType<E['items']>>> {
-  const waited = await ctx.client.background.list(ctx.client.resolve(listing, args), {
-    signal: ctx.signal,
-    answerWithinMs: Math.max(0, withinMs),
-    onStatus: ctx.progress,
-  });
-  if (!waited.complete) throw new AnswerPending(waited.status);
-  return waited.answer;
 }
 
 async function everyPage<E extends AnyListing>(

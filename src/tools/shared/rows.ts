@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { compareDecimals } from '../../domain/numbers.js';
-import { assertServiceAccountName } from './identity-format.js';
+import { assertServiceAccountName } from '../../privacy/identity-format.js';
 import type { ToolContext } from '../types.js';
 
 /** A record names exactly one of these (the upstream schemas check it). */

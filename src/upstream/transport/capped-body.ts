@@ -7,9 +7,6 @@ interface Streamed {
   body: Readable;
 }
 
-/** Real pages are a few hundred KB (1,000 cost points, 500 credit records); see the --max-response-mb option. */
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-
 const mb = (bytes: number) => `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
 
 /**

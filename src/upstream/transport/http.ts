@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { abortError } from './deadline.js';
-import { DEFAULT_MAX_RESPONSE_BYTES, readCapped } from './capped-body.js';
+import { readCapped } from './capped-body.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../../contract/limits.js';
 import { ResponseTooLargeError, TimeoutError, UpstreamUnavailableError } from '../errors.js';
 
 export interface HttpOptions {

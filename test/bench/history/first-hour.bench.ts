@@ -1,5 +1,5 @@
 import { RATE_LIMITS } from '../../../src/contract/limits.js';
-import { syncOnce } from '../../../src/history/sync-run.js';
+import { syncOnce } from '../../../src/history/sync/sync-run.js';
 import { costAnalytics } from '../../../src/upstream/endpoints/cost-analytics.js';
 import { creditUsageByUser } from '../../../src/upstream/endpoints/credit-usage-by-user.js';
 import { dauCount } from '../../../src/upstream/endpoints/dau-count.js';

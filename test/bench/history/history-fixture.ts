@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { attachHistory, type RuntimeHistory } from '../../../src/history/runtime-history.js';
+import { attachHistory, type RuntimeHistory } from '../../../src/history/serving/runtime-history.js';
 import { createLogger } from '../../../src/logger.js';
 import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
 import type { AnalyticsClient, ClientOptions } from '../../../src/upstream/client.js';

@@ -4,7 +4,7 @@ import { costAnalytics } from '../../../src/upstream/endpoints/cost-analytics.js
 import { creditUsageByUser } from '../../../src/upstream/endpoints/credit-usage-by-user.js';
 import { dauCount } from '../../../src/upstream/endpoints/dau-count.js';
 import { userActivity } from '../../../src/upstream/endpoints/user-activity.js';
-import { monthOf } from '../../../src/history/store-rules.js';
+import { monthOf } from '../../../src/history/store/store-rules.js';
 import type { HistoryRig } from './history-fixture.js';
 
 type Args = Record<string, unknown>;

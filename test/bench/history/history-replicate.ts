@@ -1,7 +1,7 @@
 import { earliestDay } from '../../../src/domain/dates.js';
-import { DATASETS } from '../../../src/history/datasets.js';
-import { ROLLUPS, rollupDataset } from '../../../src/history/derived/cost-rollups.js';
-import { lastStorableDay, monthOf } from '../../../src/history/store-rules.js';
+import { DATASETS } from '../../../src/history/store/datasets.js';
+import { ROLLUPS, rollupDataset } from '../../../src/history/store/derived/cost-rollups.js';
+import { lastStorableDay, monthOf } from '../../../src/history/store/store-rules.js';
 import { formatDay } from '../../../src/util/utc-date.js';
 import type { HistoryRig } from './history-fixture.js';
 

@@ -3,8 +3,8 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RATE_LIMITS, type RateGroup } from '../../../src/contract/limits.js';
-import { syncOnce, type SyncSettings } from '../../../src/history/sync-run.js';
-import type { SyncResult } from '../../../src/history/sync.js';
+import { syncOnce, type SyncSettings } from '../../../src/history/sync/sync-run.js';
+import type { SyncResult } from '../../../src/history/sync/sync.js';
 import type { Simulator } from '../../../src/simulator/index.js';
 import type { HistoryRig } from './history-fixture.js';
 

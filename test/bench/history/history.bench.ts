@@ -1,8 +1,8 @@
 import { RATE_LIMITS } from '../../../src/contract/limits.js';
 import { earliestDay } from '../../../src/domain/dates.js';
-import { monthOf } from '../../../src/history/store-rules.js';
-import { buildSpans } from '../../../src/history/derived/spans.js';
-import { buildTrailingSpans } from '../../../src/history/derived/trailing-spans.js';
+import { monthOf } from '../../../src/history/store/store-rules.js';
+import { buildSpans } from '../../../src/history/store/derived/spans.js';
+import { buildTrailingSpans } from '../../../src/history/sync/trailing-spans.js';
 import { backfillDays, backfillMonths, printBackfill, type BackfillRow } from './history-backfill.js';
 import { QUESTIONED, replicate } from './history-replicate.js';
 import { profiled } from '../cpu-profile.js';

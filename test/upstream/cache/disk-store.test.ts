@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
 import type { AnalyticsClient } from '../../../src/upstream/client.js';
 import { loadConfig } from '../../../src/config/config.js';
-import { createRuntime } from '../../../src/runtime.js';
+import { createRuntime } from '../../../src/runtime/runtime.js';
 import { DiskStore } from '../../../src/upstream/cache/disk-store.js';
 import { dauCount } from '../../../src/upstream/endpoints/dau-count.js';
 import { userActivity } from '../../../src/upstream/endpoints/user-activity.js';

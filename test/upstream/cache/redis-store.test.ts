@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../../src/config/config.js';
-import { createRuntime } from '../../../src/runtime.js';
+import { createRuntime } from '../../../src/runtime/runtime.js';
 import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
 import type { AnalyticsClient } from '../../../src/upstream/client.js';
 import { dailyUsage } from '../../../src/upstream/endpoints/daily-usage.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
-import { toolErrorMessage } from '../../../src/mcp/tool-errors.js';
+import { toolErrorMessage } from '../../../src/tools/failure-text.js';
 import type { AnalyticsClient } from '../../../src/upstream/client.js';
 import { dauCount } from '../../../src/upstream/endpoints/dau-count.js';
 import { ResponseTooLargeError } from '../../../src/upstream/errors.js';

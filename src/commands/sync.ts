@@ -1,0 +1,185 @@
+import { randomUUID } from 'node:crypto';
+import { existsSync, realpathSync } from 'node:fs';
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { loadConfig } from '../config/config.js';
+import { secretScrubber } from '../logger.js';
+import { createRuntime, type Runtime } from '../runtime/runtime.js';
+import type { RuntimeHistory } from '../history/serving/runtime-history.js';
+import { duration } from '../format/text.js';
+import { EXIT_FAILURE, UsageError, helpPointer, stopSignal } from '../config/cli-options.js';
+import { resolveCacheDir } from '../upstream/cache/cache-dir.js';
+import { DEMO_SYNC, syncOnce } from '../history/sync/sync-run.js';
+import { publishAnomalies } from '../insights/anomaly-feed.js';
+import { anomalyTable } from '../tools/insights/find-anomalies.js';
+import type { Anomaly } from '../insights/anomaly-find.js';
+
+export const SYNC_HELP = `Usage: org-analytics-mcp sync [server options]
+
+Fills the history store (--history; by default a SQLite file in the cache directory) with every day the
+store lacks, newest first, then complete calendar months, and exits: 0 when done (or when another sync holds
+the store), 1 when a request failed (what failed is fetched again next time), 2 on a usage error. Progress
+goes to stderr. Run it from cron after the daily refresh (--refresh-hour, 03:00 UTC by default), e.g.
+
+  15 4 * * *  ANALYTICS_API_TOKEN=... ANALYTICS_BASE_URL=... org-analytics-mcp sync
+
+  --history WHERE        ANALYTICS_HISTORY         auto, a file path, or a postgres:// URL
+  --history-days N       ANALYTICS_HISTORY_DAYS    days kept, newest first (default 90, at most 730)
+  --history-months M     ANALYTICS_HISTORY_MONTHS  complete months kept as one block each (default 24)
+  --sync-share SHARE     ANALYTICS_SYNC_SHARE      part of each documented rate used (default 0.8)
+
+Server options: see org-analytics-mcp --help.
+`;
+
+const count = (n: number, noun: string, many = `${noun}s`) => `${n} ${n === 1 ? noun : many}`;
+
+/**
+ * The heap of the thread a sync runs in. A sync keeps one page per rate group and the sums of one share of a
+ * block's identities alive (about 35 MB at 50,000 people), yet V8 lets an uncapped heap grow far ahead of its
+ * collections; capped, the process stays small. A sync that outgrows it goes on uncapped (what was stored stays).
+ */
+export const SYNC_HEAP_MB = 64;
+/** Its young generation: short-lived pages and parsed rows are collected sooner, for a few % more time. */
+export const SYNC_YOUNG_MB = 8;
+
+/** What the main thread tells the sync's thread. */
+interface SyncThreadData {
+  orgAnalyticsSync: { holder: string };
+}
+
+/**
+ * Runs the command's sync in a thread of its own with a capped heap (the built binary, `entry`), the same
+ * syncer (lock holder) if it must start again uncapped; Ctrl-C or a kill reaches it as a message. The exit
+ * code is the thread's.
+ */
+export async function syncInThread(entry: string, argv: string[], write: (line: string) => void): Promise<number> {
+  const data: SyncThreadData = { orgAnalyticsSync: { holder: randomUUID() } };
+  const stop = stopSignal();
+  try {
+    for (const limits of [
+      { maxOldGenerationSizeMb: SYNC_HEAP_MB, maxYoungGenerationSizeMb: SYNC_YOUNG_MB },
+      undefined,
+    ]) {
+      const thread = new Worker(entry, { argv: ['sync', ...argv], workerData: data, resourceLimits: limits });
+      const onStop = () => thread.postMessage('stop');
+      stop.signal.addEventListener('abort', onStop);
+      const { code, outgrew } = await new Promise<{ code: number; outgrew: boolean }>((resolve) => {
+        let outgrew = false;
+        thread.on('error', (error: Error & { code?: string }) => {
+          if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') outgrew = true;
+          else write(`org-analytics-mcp sync: ${error.message}`);
+        });
+        thread.on('exit', (code) => resolve({ code, outgrew }));
+      });
+      stop.signal.removeEventListener('abort', onStop);
+      if (!outgrew || !limits || stop.signal.aborted) return code;
+      write(`org-analytics-mcp sync: the sync outgrew its ${SYNC_HEAP_MB} MB heap; going on without the cap`);
+    }
+    return EXIT_FAILURE;
+  } finally {
+    stop.release();
+  }
+}
+
+/** In the sync's thread: the main thread's stop, as `stopSignal` gives it in a process of its own. */
+function stopFromMainThread(): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const onMessage = (message: unknown) => {
+    if (message === 'stop') controller.abort(new Error('interrupted'));
+  };
+  parentPort!.on('message', onMessage);
+  return { signal: controller.signal, release: () => void parentPort!.off('message', onMessage) };
+}
+
+/** `org-analytics-mcp sync`: one sync, then the exit code (usage errors throw UsageError: exit 2). */
+export async function runSyncCommand(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(SYNC_HELP);
+    return 0;
+  }
+  // The built binary (through its bin link, too) runs the sync in a thread of its own; tsx, in development, here.
+  const entry = process.argv[1] && existsSync(process.argv[1]) ? realpathSync(process.argv[1]) : '';
+  if (isMainThread && /\.m?js$/.test(entry)) return syncInThread(entry, argv, write);
+  const thread = isMainThread ? undefined : (workerData as Partial<SyncThreadData>).orgAnalyticsSync;
+  const config = loadConfig(argv, env);
+  // Nothing to fill: a command line that cannot work, not a failure while running.
+  const none = config.history.trim().toLowerCase() === 'none';
+  if (none || (config.history.trim().toLowerCase() === 'auto' && !resolveCacheDir(config.cacheDir)))
+    throw new UsageError(
+      `sync needs a history store, and ${none ? '--history none keeps none' : '--history auto keeps none without a cache directory (ANALYTICS_CACHE_DIR=none)'}: give --history a file path or a postgres:// URL.\n${helpPointer('org-analytics-mcp sync')}`,
+    );
+  const runtime = await createRuntime(config);
+  const scrub = secretScrubber(runtime.secrets);
+  const say = (line: string) => write(`org-analytics-mcp sync: ${runtime.pii.text(scrub(line))}`);
+  const stop = thread ? stopFromMainThread() : stopSignal();
+  try {
+    const history = await runtime.history?.open();
+    if (!history) {
+      say(
+        'no history store: set --history (auto needs a cache directory), or see the log above for why it cannot be used',
+      );
+      return EXIT_FAILURE;
+    }
+    return await syncCommandBody(runtime, history, stop.signal, say, undefined, thread?.holder);
+  } finally {
+    stop.release();
+    await runtime.close();
+  }
+}
+
+/**
+ * One sync under the lock, its progress and outcome said line by line; the exit code. The anomalies it
+ * publishes (new since the last sync) go to `print`, standard output: cron mails what a job prints.
+ */
+export async function syncCommandBody(
+  runtime: Runtime,
+  history: RuntimeHistory,
+  signal: AbortSignal,
+  say: (line: string) => void,
+  print: (text: string) => void = (text) => process.stdout.write(text),
+  holder?: string,
+): Promise<number> {
+  const started = Date.now();
+  const settings = runtime.config.demo ? { ...runtime.config, ...DEMO_SYNC } : runtime.config;
+  let fresh: Anomaly[] = [];
+  const outcome = await syncOnce(runtime.client, history.source, settings, {
+    holder,
+    signal,
+    onProgress: (line) => say(line.text),
+    after: async () => {
+      fresh = await publishAnomalies(runtime.client, runtime.config, history.source.store, signal).catch(
+        (error: Error) => (say(`could not look for anomalies: ${error.message}`), []),
+      );
+    },
+  });
+  if (fresh.length) {
+    const scrub = secretScrubber(runtime.secrets);
+    const text = `${count(fresh.length, 'new anomaly', 'new anomalies')} (org-analytics-mcp find_anomalies has the method):\n${anomalyTable(fresh)}\n`;
+    print(runtime.pii.text(scrub(text)));
+  }
+  if (!outcome.ran) {
+    say(outcome.reason);
+    return 0;
+  }
+  const { result } = outcome;
+  if (result.failed.length) {
+    for (const f of result.failed.slice(0, 20)) say(`failed: ${f.dataset} ${f.days}: ${f.error}`);
+    const skipped = result.skipped ? ` (and ${result.skipped} not tried: the upstream refused or was down)` : '';
+    say(
+      `${count(result.failed.length, 'request')} failed${skipped} after ${duration(Date.now() - started)}; run sync again to fetch them`,
+    );
+    return EXIT_FAILURE;
+  }
+  if (signal.aborted) {
+    say('interrupted: what was stored stays, the next run resumes');
+    return EXIT_FAILURE;
+  }
+  if (result.spans) say(`${count(result.spans, 'run')} of stored days or months summed, for long ranges`);
+  say(
+    `done in ${duration(Date.now() - started)}: ${count(result.blocks, 'block')} stored, ${count(result.requests, 'request')}`,
+  );
+  return 0;
+}

@@ -1,0 +1,16 @@
+import { getUsageOverview } from './get-usage-overview.js';
+import { getActiveUserCounts } from './get-active-user-counts.js';
+import { listActiveUsers } from './list-active-users.js';
+import { getDailyUsage } from './get-daily-usage.js';
+import { getUserActivity } from './get-user-activity.js';
+import { getUserProfile } from './get-user-profile.js';
+
+/** The usage toolset's tools, in the order tools/list shows them. */
+export const USAGE_TOOLS = [
+  getUsageOverview,
+  getActiveUserCounts,
+  listActiveUsers,
+  getDailyUsage,
+  getUserActivity,
+  getUserProfile,
+];
