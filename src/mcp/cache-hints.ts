@@ -13,20 +13,20 @@ import { changelogPolicy, nextDailyRefresh, type Freshness } from '../domain/fre
  * `public` only when the answer is the same for everyone this server answers: never for an authenticated caller
  * (its role and tenant shape the tools, prompts and views), nor on a personal login (its scopes decide the writes).
  */
-export function cacheScopeOf(deps: { caller?: Caller; login?: LoginCredential }): CacheScope {
-  return deps.caller || deps.login ? 'private' : 'public';
+export function cacheScopeOf(caller: Caller | undefined, login: LoginCredential | undefined): CacheScope {
+  return caller || login ? 'private' : 'public';
 }
 
 export const untilNextRefreshMs = (now: number, refreshHour: number): number =>
   Math.floor(nextDailyRefresh(now, refreshHour) - now);
 
 /** The server's hints by operation. ttlMs is a getter: the SDK reads it as it encodes each answer, at that answer's time. */
-export function cacheHintsFor(deps: { client: AnalyticsClient; caller?: Caller; login?: LoginCredential }) {
+export function cacheHintsFor(clock: Pick<AnalyticsClient, 'now' | 'refreshHour'>, cacheScope: CacheScope) {
   const hint: CacheHint = {
     get ttlMs() {
-      return untilNextRefreshMs(deps.client.now(), deps.client.refreshHour);
+      return untilNextRefreshMs(clock.now(), clock.refreshHour);
     },
-    cacheScope: cacheScopeOf(deps),
+    cacheScope,
   };
   return {
     'tools/list': hint,

@@ -9,7 +9,9 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { ToolContext } from '../tools/types.js';
+import type { Config } from '../config/config.js';
+import type { ToolContext, ToolDef } from '../tools/types.js';
+import { writes } from './tool-inventory.js';
 
 const CONFIRM = z.object({ confirm: z.boolean().describe('Apply these changes') });
 
@@ -30,6 +32,19 @@ function codecFor(key: Uint8Array = PROCESS_KEY): Codec {
   let codec = codecs.get(id);
   if (!codec) codecs.set(id, (codec = createRequestStateCodec<{ digest: string }>({ key, ttlSeconds: 600 })));
   return codec;
+}
+
+/**
+ * A tools/call that ends by asking the user to approve a write (ctx.confirmation.ask): runTool answers it with
+ * askToConfirm's input-required result. `digest` identifies exactly what is approved.
+ */
+export class ConfirmationNeeded extends Error {
+  constructor(
+    message: string,
+    readonly digest: string,
+  ) {
+    super(message);
+  }
 }
 
 /** The input-required answer that asks the user to approve exactly the change named by `digest`. */
@@ -53,16 +68,20 @@ export function clientCapabilities(server: McpServer, ctx: ServerContext): Clien
 }
 
 /**
- * How this call can confirm a write. When the client's capabilities are unknown (a stateless 2025-era HTTP
- * request), whether it could confirm is unknown too, and a write must not go ahead unasked.
+ * How this call of `def` can confirm a write: not at all for a tool that does not write or under
+ * --confirm-writes never. When the client's capabilities are unknown (a stateless 2025-era HTTP request),
+ * whether it could confirm is unknown too, and a write must not go ahead unasked.
  */
 export function confirmationFor(
   server: McpServer,
   ctx: ServerContext,
-  /** Refuse a write the client cannot confirm (always over HTTP, or --confirm-writes always), rather than write unasked. */
-  refuseUnconfirmed: boolean,
+  def: Pick<ToolDef, 'annotations'>,
+  config: Pick<Config, 'confirmWrites' | 'transport'>,
   key?: Uint8Array,
 ): ToolContext['confirmation'] {
+  if (!writes(def) || config.confirmWrites === 'never') return undefined;
+  // Refuse a write the client cannot confirm (always over HTTP, or --confirm-writes always), rather than write unasked.
+  const refuseUnconfirmed = config.transport === 'http' || config.confirmWrites === 'always';
   const caps = clientCapabilities(server, ctx);
   if (caps === undefined)
     return { why: 'this request does not say what its client can do (a 2025-era client over stateless HTTP)' };
@@ -71,6 +90,9 @@ export function confirmationFor(
   if (caps.elicitation === undefined)
     return refuseUnconfirmed ? { why: 'this client cannot show a confirmation form (no elicitation)' } : undefined;
   return {
+    ask(message, digest) {
+      throw new ConfirmationNeeded(message, digest);
+    },
     async answer(digest) {
       const view = inputResponse(ctx.mcpReq.inputResponses, 'confirm');
       if (view.kind !== 'elicit') return 'missing';

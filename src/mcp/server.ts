@@ -17,9 +17,9 @@ import { advertisedInput, withCheckedArgs } from './input-validation.js';
 import { keepProtoArguments } from './proto-argument.js';
 import type { ToolDef } from '../tools/types.js';
 import { serverInfo } from './server-info.js';
-import { cacheHintsFor } from './cache-hints.js';
+import { cacheHintsFor, cacheScopeOf } from './cache-hints.js';
 import { instructions } from './instructions.js';
-import { runTool } from './run-tool.js';
+import { runTool, type ToolRunDeps } from './run-tool.js';
 import type { ServerDeps } from './server-deps.js';
 import { toolInventory, type ToolInventory } from './tool-inventory.js';
 
@@ -31,45 +31,53 @@ import { toolInventory, type ToolInventory } from './tool-inventory.js';
 export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
   const server = new McpServer(serverInfo(), {
     instructions: instructions(deps.client.refreshHour),
-    cacheHints: cacheHintsFor(deps),
+    cacheHints: cacheHintsFor(deps.client, cacheScopeOf(deps.caller, deps.login)),
   });
   keepProtoArguments(server);
-  const directory = identityDirectory(deps.client, deps.pii);
-  const redact = redactorOf(deps);
-  const inventory = toolInventory(deps, onlyTool);
+  const { client, config, log } = deps;
+  const directory = identityDirectory(client, deps.pii);
+  const redact = redactorOf({ config, pii: deps.pii, secrets: deps.secrets });
+  const inventory = toolInventory({ tools: deps.tools, config, caller: deps.caller, login: deps.login }, onlyTool);
+  const calls: ToolRunDeps = {
+    client,
+    config,
+    pii: deps.pii,
+    log,
+    audit: deps.audit,
+    resolveEmail: (text, signal) => directory.resolve(text, signal),
+    confirmKey: deps.confirmKey,
+    redact,
+    signIn: deps.signIn,
+    caller: deps.caller,
+  };
   const registered = new Map<string, RegisteredTool>();
   for (const def of inventory.registered) {
-    const view = deps.config.noUi ? undefined : viewOfTool(def.name);
-    const config = { title: def.title, description: def.description, ...schemasOf(def), annotations: def.annotations };
+    const view = config.noUi ? undefined : viewOfTool(def.name);
+    const shown = { title: def.title, description: def.description, ...schemasOf(def), annotations: def.annotations };
     // Arguments are checked inside the handler, so a bad one gets our words through the one error funnel.
-    const handler = (args: unknown, ctx: ServerContext) =>
-      runTool(server, withCheckedArgs(def), args, ctx, deps, directory, redact);
+    const handler = (args: unknown, request: ServerContext) =>
+      runTool({ server, def: withCheckedArgs(def), args, request }, calls);
     // Hosts that render MCP Apps show the answer in its view; others ignore the link and read the same answer.
     registered.set(
       def.name,
       view
-        ? registerAppTool(server, def.name, { ...config, _meta: { ui: { resourceUri: view.uri } } }, handler)
-        : server.registerTool(def.name, config, handler),
+        ? registerAppTool(server, def.name, { ...shown, _meta: { ui: { resourceUri: view.uri } } }, handler)
+        : server.registerTool(def.name, shown, handler),
     );
   }
   if (deps.login) followScopes(server, deps.login, inventory, registered);
   if (inventory.oneCall) return server;
-  if (!deps.config.noUi) registerViews(server, inventory.writable);
-  registerChangelogResource(server, {
-    client: deps.client,
-    redact,
-    log: deps.log,
-    callTimeoutS: deps.config.callTimeoutS,
-  });
+  if (!config.noUi) registerViews(server, inventory.writable);
+  registerChangelogResource(server, { client, redact, log, callTimeoutS: config.callTimeoutS });
   const history = deps.history;
   if (history)
     registerAnomaliesResource(server, {
-      client: deps.client,
+      client,
       store: async () => (await history.open())?.source.store,
       redact,
-      log: deps.log,
+      log,
     });
-  registerPrompts(server, inventory.writable, redact, deps.log, (tool) =>
+  registerPrompts(server, inventory.writable, redact, log, (tool) =>
     inventory.registered.some((def) => def.name === tool),
   );
   return server;

@@ -29,11 +29,15 @@ export interface ToolContext {
   /**
    * How a write is confirmed; undefined when it is not (--confirm-writes never, or a stdio client without
    * forms under auto). `answer`: the user's answer to a confirmation this call asked for; 'missing' (not
-   * asked yet) and 'stale' (asked about a different change) mean: throw ConfirmationNeeded. Without
-   * `answer`, a confirmation is required but this connection cannot ask for one (`why`), so do not write.
+   * asked yet) and 'stale' (asked about a different change) mean: `ask`, which ends the call with the question
+   * (`digest` names exactly what is approved). Without `answer`, a confirmation is required but this
+   * connection cannot ask for one (`why`), so do not write.
    */
   confirmation?:
-    | { answer(digest: string): Promise<'accepted' | 'declined' | 'cancelled' | 'missing' | 'stale'> }
+    | {
+        answer(digest: string): Promise<'accepted' | 'declined' | 'cancelled' | 'missing' | 'stale'>;
+        ask(message: string, digest: string): never;
+      }
     | { answer?: undefined; why: string };
   /** Records budget changes that were sent upstream. */
   audit: AuditSink;

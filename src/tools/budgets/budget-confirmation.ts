@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { UserInputError } from '../../errors.js';
 import { entryKey, type PlannedEntry } from './budget-entries.js';
 import { shortResource } from '../../domain/budget-resources.js';
-import { ConfirmationNeeded } from './confirmation-needed.js';
 import type { ToolContext } from '../types.js';
 
 export type Confirmation = 'accepted' | 'declined' | 'cancelled' | 'not_asked';
@@ -19,7 +18,7 @@ export function howToApply(ctx: ToolContext): ApplyPath {
 }
 
 /**
- * The user's answer to exactly these writes, when the server may ask: throws ConfirmationNeeded to ask,
+ * The user's answer to exactly these writes, when the server may ask: ends the call to ask (confirmation.ask),
  * and refuses to write when this connection cannot ask at all. 'not_asked' when confirmation is off.
  */
 export async function confirmWrites(writes: PlannedEntry[], ctx: ToolContext): Promise<Confirmation> {
@@ -31,7 +30,7 @@ export async function confirmWrites(writes: PlannedEntry[], ctx: ToolContext): P
     );
   const digest = digestOf(writes);
   const answer = await ctx.confirmation.answer(digest);
-  if (answer === 'missing' || answer === 'stale') throw new ConfirmationNeeded(confirmMessage(writes, ctx), digest);
+  if (answer === 'missing' || answer === 'stale') return ctx.confirmation.ask(confirmMessage(writes, ctx), digest);
   return answer;
 }
 
