@@ -2,8 +2,8 @@ import { z } from 'zod';
 import type { Option } from './cli-options.js';
 
 /**
- * The toolsets, by concern, in the order tools/list shows their tools. src/tools/toolsets.ts says which tool
- * belongs to which; the names are public (a command line or a bundle's settings name them).
+ * The toolsets, by concern, in the order tools/list shows their tools. Each tool names its own (ToolDef.toolset,
+ * the folder under src/tools/ it lives in); the names are public (a command line or a bundle's settings name them).
  */
 export const TOOLSETS = ['usage', 'editors', 'cost', 'budgets', 'changelog', 'insights'] as const;
 export type Toolset = (typeof TOOLSETS)[number];

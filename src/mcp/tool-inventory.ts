@@ -50,7 +50,7 @@ export interface ToolInventory {
  * (`onlyTool`; when it names no tool this caller may have, the server has everything, and the SDK answers).
  */
 export function toolInventory(inputs: InventoryInputs, onlyTool?: string): ToolInventory {
-  const tools = (inputs.tools ?? TOOLS).filter((def) => inToolsets(def.name, inputs.config.toolsets));
+  const tools = (inputs.tools ?? TOOLS).filter((def) => inToolsets(def, inputs.config.toolsets));
   const byName = new Map(tools.map((def) => [def.name, def]));
   /** Reasons that hold for the server's whole life: such a tool is not even registered. */
   const forGood = (def: ToolDef): Withheld | undefined => {

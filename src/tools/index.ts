@@ -7,11 +7,11 @@ import { INSIGHTS_TOOLS } from './insights/index.js';
 import type { ToolDef } from './types.js';
 
 /** Every tool, in the order tools/list shows them. Names and arguments are public API. */
-export const TOOLS: ToolDef[] = [
+export const TOOLS: readonly ToolDef[] = [
   ...USAGE_TOOLS,
   ...EDITORS_TOOLS,
   ...COST_TOOLS,
   ...BUDGETS_TOOLS,
   ...CHANGELOG_TOOLS,
   ...INSIGHTS_TOOLS,
-] as unknown as ToolDef[];
+];

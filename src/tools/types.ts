@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AuditSink } from '../privacy/audit.js';
 import type { Config } from '../config/config.js';
+import type { Toolset } from '../config/options-tools.js';
 import type { Logger } from '../logger.js';
 import type { Pseudonymizer } from '../privacy/pii.js';
 import type { AnalyticsClient } from '../upstream/client.js';
@@ -65,6 +66,8 @@ export interface ToolRequests<A = never> {
 /** A tool as data: its public contract and a handler that returns the structured answer. */
 export interface ToolDef<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;
+  /** The toolset it belongs to (the folder it lives in): `--toolsets` offers the tools of the sets it names. Not sent in tools/list. */
+  toolset: Toolset;
   title: string;
   description: string;
   input: I;

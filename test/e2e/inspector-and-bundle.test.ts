@@ -12,7 +12,7 @@ import { TOOLS } from '../../src/tools/index.js';
 import { expectIconDrawing, readPng } from '../helpers/png.js';
 
 /** What a server started without --toolsets offers (the variable the tests set does not reach this one). */
-const DEFAULT_OFFERED = TOOLS.filter((t) => inToolsets(t.name, DEFAULT_TOOLSETS));
+const DEFAULT_OFFERED = TOOLS.filter((t) => inToolsets(t, DEFAULT_TOOLSETS));
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CLI = join(ROOT, 'dist/cli.js');

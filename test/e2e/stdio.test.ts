@@ -9,7 +9,7 @@ import { TOOLS } from '../../src/tools/index.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 
 /** What a server started without --toolsets offers (the variable the tests set does not reach this one). */
-const DEFAULT_OFFERED = TOOLS.filter((t) => inToolsets(t.name, DEFAULT_TOOLSETS));
+const DEFAULT_OFFERED = TOOLS.filter((t) => inToolsets(t, DEFAULT_TOOLSETS));
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { DEFAULT_TOOLSETS, TOOLSETS, type Toolset } from '../../src/config/options-tools.js';
 import { TOOLS } from '../../src/tools/index.js';
-import { TOOLSET_OF } from '../../src/tools/toolsets.js';
+import type { ToolDef } from '../../src/tools/types.js';
 import { failure, harness, type Harness } from '../helpers/mcp.js';
 
 // Needs `npm run build` first: the usage error is the built CLI's exit code.
@@ -23,6 +24,10 @@ async function listed(toolsets: string | undefined, h: Harness): Promise<string[
   }
 }
 
+/** A tool as data, among a module's exports: what defineTool returns. */
+const isTool = (value: unknown): value is ToolDef =>
+  typeof value === 'object' && value !== null && 'toolset' in value && 'run' in value && 'input' in value;
+
 let h: Harness;
 beforeAll(async () => {
   h = await harness({ sim: { users: 20 } });
@@ -30,10 +35,25 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 describe('toolsets', () => {
-  it('puts every tool of the registry in exactly one toolset, and names no other tool', () => {
-    expect(TOOLS.filter((t) => TOOLSET_OF[t.name] === undefined).map((t) => t.name)).toEqual([]);
-    expect(Object.keys(TOOLSET_OF).sort()).toEqual(TOOLS.map((t) => t.name).sort());
-    for (const set of TOOLSETS) expect(Object.values(TOOLSET_OF), set).toContain(set);
+  it('puts every tool of the registry in exactly one toolset, the folder it lives in, and every toolset has tools', async () => {
+    const folders: string[] = [];
+    for (const set of TOOLSETS) {
+      // Each toolset's folder lists its tools (src/tools/<set>/index.ts exports <SET>_TOOLS)...
+      const index = (await import(`../../src/tools/${set}/index.ts`)) as Record<string, readonly ToolDef[]>;
+      const tools = index[`${set.toUpperCase()}_TOOLS`]!;
+      expect(tools.length, set).toBeGreaterThan(0);
+      expect(tools.map((t) => [t.name, t.toolset])).toEqual(tools.map((t) => [t.name, set]));
+      // ...and every tool a file of the folder defines is one of them.
+      for (const file of readdirSync(new URL(`../../src/tools/${set}/`, import.meta.url))) {
+        const exported = Object.values((await import(`../../src/tools/${set}/${file}`)) as Record<string, unknown>);
+        for (const tool of exported.filter(isTool)) expect(tools, `${set}/${file}: ${tool.name}`).toContain(tool);
+      }
+      folders.push(...tools.map((t) => t.name));
+    }
+    // The registry is the folders' tools, each once, in the toolsets' order: no tool outside a toolset.
+    expect(TOOLS.map((t) => t.name)).toEqual(folders);
+    expect(new Set(folders).size).toBe(folders.length);
+    for (const tool of TOOLS) expect(TOOLSETS, tool.name).toContain(tool.toolset);
   });
 
   it('serves every tool when none is named: every endpoint is a tool by default, in order', async () => {

@@ -10,6 +10,7 @@ import { identityOf, identityOut } from '../shared/rows.js';
 
 export const getBudgetOverrides = defineTool({
   name: 'get_budget_overrides',
+  toolset: 'budgets',
   title: 'Budget overrides',
   description:
     "Who has a custom monthly budget (an override of the default per-user limit) and its limit. Read in real time, never cached; only the billing plan's resource. " +

@@ -11,6 +11,7 @@ import { identityNamed } from '../shared/rows.js';
 
 export const getBudgetStatus = defineTool({
   name: 'get_budget_status',
+  toolset: 'budgets',
   title: 'Budget status this month',
   description:
     'Who is about to hit their budget: each override (or the named people) with month-to-date use against the limit, ' +

@@ -25,6 +25,7 @@ const entryInput = z.strictObject({
 
 export const setBudgetOverrides = defineTool({
   name: 'set_budget_overrides',
+  toolset: 'budgets',
   title: 'Set budget overrides',
   description:
     'Sets, changes or clears per-user monthly budget limits. Preview with dry_run first (writes nothing). ' +

@@ -7,6 +7,7 @@ import { READ_ONLY, defineTool } from '../define-tool.js';
 
 export const getChangelog = defineTool({
   name: 'get_changelog',
+  toolset: 'changelog',
   title: 'Product changelog',
   description:
     'What changed in the product: public changelog entries, newest first, 10 per page, optionally for one client (vscode, jetbrains, cli, code-review, agent-platform, models). Cached 10 minutes. Also readable as resources changelog://{client}/{page}.',

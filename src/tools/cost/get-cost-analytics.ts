@@ -25,6 +25,7 @@ const asked = (args: CostArgs) => ({
 export const getCostAnalytics = comparable(
   defineTool({
     name: 'get_cost_analytics',
+    toolset: 'cost',
     title: 'Cost and token analytics',
     description:
       'What usage cost: billed and estimated USD, base cost, surcharge, credits and tokens, by product, model, user, key type or expert, in total or per day; exact sums. ' +

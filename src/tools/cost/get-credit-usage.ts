@@ -22,6 +22,7 @@ const asked = (args: RangeArg & CreditDimensions) => ({
 export const getCreditUsage = comparable(
   defineTool({
     name: 'get_credit_usage',
+    toolset: 'cost',
     title: 'Credit usage by user',
     description:
       'Who consumed the most credits: per person and service account, optionally per day and per model, sorted; totals cover everyone. ' +

@@ -16,6 +16,7 @@ const asked = (args: { date?: string }) => ({ listing: dailyUserActivityByEditor
 
 export const getEditorLanguageActivity = defineTool({
   name: 'get_editor_language_activity',
+  toolset: 'editors',
   title: 'Activity by editor and language',
   description:
     'Which editors (VS Code, JetBrains, CLI…) and languages were used on one UTC day, by how many people; group_by sums, else rows are per user/editor/language. ' +

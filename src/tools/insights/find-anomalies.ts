@@ -26,6 +26,7 @@ export const anomalyOut = z.object({
 
 export const findAnomaliesTool = defineTool({
   name: 'find_anomalies',
+  toolset: 'insights',
   title: 'Anomalies',
   description:
     "What is unusual over complete days: an identity's credits or cost far above its 28-day median, organization days off its weekday pattern, a model or resource that appears or jumps; ranked by excess. Needs the history store (`sync`); live: credits only, 90 days at most.",

@@ -23,6 +23,7 @@ const seat = {
 
 export const findInactivePeople = defineTool({
   name: 'find_inactive_people',
+  toolset: 'insights',
   title: 'Inactive people',
   description:
     'Seats to reclaim: who was active in the last lookback_days complete days but not in the last inactive_days, with the last active day, active days, credits and budget override; service accounts apart. ' +

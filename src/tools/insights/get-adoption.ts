@@ -24,6 +24,7 @@ function day(text: string | undefined, name: string): number | undefined {
 
 export const getAdoption = defineTool({
   name: 'get_adoption',
+  toolset: 'insights',
   title: 'Adoption',
   description:
     "How adoption grows per week (Mon-Sun UTC) or month, through the latest complete day: active people, new (first seen in the history store), returning (back after a period away), retained (of the previous period's new). People only. Default: the stored history.",

@@ -59,7 +59,7 @@ export function comparable<I extends z.ZodObject, O extends z.ZodObject>(
   type Args = z.output<I> & RangeArg & { compare_to?: CompareTo; cursor?: string; page_size?: number };
   type Out = z.output<O> & Dates & { comparison?: z.output<typeof comparisonOut> };
   return {
-    ...(def as unknown as ToolDef),
+    ...def,
     input: def.input.extend({ compare_to: compareToInput }),
     output: def.output.extend({ comparison: comparisonOut.optional() }),
     async run(input, ctx) {

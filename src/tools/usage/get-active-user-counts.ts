@@ -31,6 +31,7 @@ const asked = rangeRequest(dauCount);
 export const getActiveUserCounts = comparable(
   defineTool({
     name: 'get_active_user_counts',
+    toolset: 'usage',
     title: 'Daily active user counts',
     description:
       'Daily active users (people and service accounts per UTC day) with average, weekday/weekend split, peak and a trend over full Mon–Sun weeks. ' +

@@ -15,6 +15,7 @@ const asked = rangeRequest(dailyUsage);
 export const getDailyUsage = comparable(
   defineTool({
     name: 'get_daily_usage',
+    toolset: 'usage',
     title: 'Daily usage totals',
     description:
       'Organization-wide usage per UTC day (messages, tool calls, lines of code, completions, agent activity; choose with `metrics`) and totals. ' +

@@ -35,6 +35,7 @@ const money = z.object({ billed_amount_usd: z.string(), credits_consumed: z.stri
 
 export const getUsageOverview = defineTool({
   name: 'get_usage_overview',
+  toolset: 'usage',
   title: 'Usage overview',
   description:
     'How are we doing, in one call: active users with a full-week trend, top users, cost by model, cost and credits against the previous period, and editor adoption. ' +

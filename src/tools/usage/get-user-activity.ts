@@ -26,6 +26,7 @@ const asked = rangeRequest(userActivity);
 export const getUserActivity = comparable(
   defineTool({
     name: 'get_user_activity',
+    toolset: 'usage',
     title: 'Per-user activity',
     description:
       'Who used the product most or least: per person and service account, active days and usage over the range, sorted by any metric; totals cover everyone. ' +

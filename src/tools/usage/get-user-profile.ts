@@ -29,6 +29,7 @@ import { TimeoutError, UpstreamUnavailableError } from '../../upstream/errors.js
 
 export const getUserProfile = defineTool({
   name: 'get_user_profile',
+  toolset: 'usage',
   title: 'One person or service account',
   description:
     'One person or service account over a range: usage metrics, cost and credits by model, budget status this month, editors and languages on the latest active day. ' +

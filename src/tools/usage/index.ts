@@ -4,9 +4,10 @@ import { listActiveUsers } from './list-active-users.js';
 import { getDailyUsage } from './get-daily-usage.js';
 import { getUserActivity } from './get-user-activity.js';
 import { getUserProfile } from './get-user-profile.js';
+import type { ToolDef } from '../types.js';
 
 /** The usage toolset's tools, in the order tools/list shows them. */
-export const USAGE_TOOLS = [
+export const USAGE_TOOLS: readonly ToolDef[] = [
   getUsageOverview,
   getActiveUserCounts,
   listActiveUsers,

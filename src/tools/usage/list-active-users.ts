@@ -12,6 +12,7 @@ const asked = (args: { date?: string }) => ({ listing: dau, args: { date: args.d
 
 export const listActiveUsers = defineTool({
   name: 'list_active_users',
+  toolset: 'usage',
   title: 'Active users on a day',
   description:
     'Who was active on one UTC day, alphabetically; `users` checks specific people. Default: the latest complete day; 2 years of history.',
