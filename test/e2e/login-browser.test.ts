@@ -7,8 +7,10 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoginStore } from '../../src/login/login-store.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { launchChromium } from '../helpers/browser.js';
+import { launchChromium, withBrowserTimeouts } from '../helpers/browser.js';
 import { accountOf, configHome } from '../helpers/login.js';
+
+withBrowserTimeouts();
 
 const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 

@@ -1,8 +1,10 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser.js';
+import { launchChromium, withBrowserTimeouts } from '../helpers/browser.js';
 import { showInHost } from '../helpers/apps-host.js';
 import { harness, truth, type Harness } from '../helpers/mcp.js';
+
+withBrowserTimeouts();
 
 const CREDITS = 'BUDGET_RESOURCE_CREDITS_CONSUMED';
 let browser: Browser;

@@ -1,10 +1,12 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VIEWS } from '../../src/ui/views.js';
-import { launchChromium } from '../helpers/browser.js';
+import { launchChromium, withBrowserTimeouts } from '../helpers/browser.js';
 import { legendEntries, showInHost, showResultInHost, tipLines } from '../helpers/apps-host.js';
 import { storedHarness } from '../helpers/history.js';
 import { harness, type Harness } from '../helpers/mcp.js';
+
+withBrowserTimeouts();
 
 // get_adoption and find_anomalies are built elsewhere: until they are merged, these tests hand the usage view
 // structuredContent that follows the Interface exactly (the real-answer tests come with the tools).

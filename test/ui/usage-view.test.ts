@@ -1,8 +1,10 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '../helpers/browser.js';
+import { launchChromium, withBrowserTimeouts } from '../helpers/browser.js';
 import { legendEntries, showInHost, tipLines } from '../helpers/apps-host.js';
 import { harness, type Harness } from '../helpers/mcp.js';
+
+withBrowserTimeouts();
 
 let browser: Browser;
 let h: Harness;
