@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { BackgroundListings } from './listing/background-listings.js';
 import { FilePageEstimates } from './listing/page-estimates.js';
 import { ResponseCache, type CachedAnswer } from './cache/cache.js';
-import { Caller } from './transport/caller.js';
+import { UpstreamSender } from './transport/sender.js';
 import { tokenCredential, type Credential } from './credential.js';
 import { DEFAULT_REFRESH_HOUR_UTC, daysAt, type Days } from '../domain/published-days.js';
 import { DiskStore, type StoreLog } from './cache/disk-store.js';
@@ -75,7 +75,7 @@ type AnyListing = Listing<z.ZodType<PageShape>, 'range' | 'date', never, unknown
 
 /** The upstream API: validated, rate limited, cached, paginated and merged. Knows nothing of MCP. */
 export class AnalyticsClient {
-  readonly caller: Caller;
+  readonly sender: UpstreamSender;
   readonly limiters: RateLimiters;
   readonly cache: ResponseCache;
   /** The shared Redis, when configured: the rate limits and the cache both use it. */
@@ -116,7 +116,7 @@ export class AnalyticsClient {
       stores.push(new DiskStore(options.cacheDir, options.diskCacheMaxBytes ?? 500 * 1024 * 1024, options.log));
     this.cache = new ResponseCache(options.cacheMaxBytes ?? 50_000_000, now, stores);
     const { baseUrl, siteUrl = new URL(baseUrl).origin, token, random } = options;
-    this.caller = new Caller(
+    this.sender = new UpstreamSender(
       {
         baseUrl,
         siteUrl,
@@ -131,7 +131,7 @@ export class AnalyticsClient {
       this.cache,
     );
     this.upstream = {
-      caller: this.caller,
+      sender: this.sender,
       days: () => ({ ...daysAt(now(), refreshHour), storedFrom: this.upstream.history?.storedFrom() }),
       caps: options.caps,
     };
@@ -139,7 +139,7 @@ export class AnalyticsClient {
     // With a disk cache, page counts outlive the process: tomorrow's first walk already knows its length.
     if (options.cacheDir)
       this.background.estimates = new FilePageEstimates(
-        join(options.cacheDir, `page-estimates-${this.caller.credential}.json`),
+        join(options.cacheDir, `page-estimates-${this.sender.credential}.json`),
       );
   }
 

@@ -14,7 +14,7 @@ export type UpstreamErrorKind =
   | 'timeout'
   | 'cancelled';
 
-/** What the caller had done when it gave up: the words for the model depend on it. */
+/** What the sender had done when it gave up: the words for the model depend on it. */
 export interface RequestContext {
   /** api: the analytics API (ANALYTICS_BASE_URL); site: the public changelog (ANALYTICS_SITE_URL). */
   host: 'api' | 'site';
@@ -40,7 +40,7 @@ export abstract class UpstreamError extends Error {
   /** True only when the request provably never reached the upstream (it failed while connecting). */
   readonly neverReached: boolean;
   readonly proxyVariable: string | undefined;
-  /** Set by the caller when it gives up on a request; undefined for errors raised outside one (local checks). */
+  /** Set by the sender (UpstreamSender) when it gives up on a request; undefined for errors raised outside one (local checks). */
   request: RequestContext | undefined;
   constructor(
     message: string,

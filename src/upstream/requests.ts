@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { MAX_RANGE_DAYS } from '../contract/limits.js';
 import type { CachedAnswer } from './cache/cache.js';
-import type { Caller } from './transport/caller.js';
+import type { UpstreamSender } from './transport/sender.js';
 import { formatDay } from '../util/utc-date.js';
 import { rangeText, resolveDate, resolveRangeArg, splitRange, type DayRange } from '../domain/dates.js';
 import type { Days } from '../domain/published-days.js';
@@ -73,7 +73,7 @@ export interface PageArgs {
 
 /** What requests are sent through, and against which day. */
 export interface Upstream {
-  caller: Caller;
+  sender: UpstreamSender;
   /** The history store, when there is one: stored days answer without a request, live answers fill it. */
   history?: HistoryPort;
   days: () => Days;
@@ -146,7 +146,7 @@ export async function list<E extends AnyListing>(
       async (cursor) => {
         const one = pageRequest(request, window, listing.paging?.max, cursor);
         await options.beforeRequest?.();
-        const answer = await up.caller.call(one, {
+        const answer = await up.sender.call(one, {
           signal: options.signal,
           priority: priority(),
           uncached: options.uncached,
@@ -220,7 +220,7 @@ export async function page<E extends AnyListing>(
   const size = listing.paging
     ? Math.min(Math.max(1, at.page_size ?? listing.paging.default), listing.paging.max)
     : undefined;
-  return up.caller.call(pageRequest(request, days, size, at.cursor), { signal }) as Promise<
+  return up.sender.call(pageRequest(request, days, size, at.cursor), { signal }) as Promise<
     CachedAnswer<z.output<E['schema']>>
   >;
 }
@@ -232,5 +232,5 @@ export async function call<S extends z.ZodType, P>(
   args: P,
   signal?: AbortSignal,
 ): Promise<CachedAnswer<z.output<S>>> {
-  return up.caller.call({ op: endpoint, params: endpoint.encode(args) }, { signal });
+  return up.sender.call({ op: endpoint, params: endpoint.encode(args) }, { signal });
 }

@@ -61,7 +61,7 @@ export async function warmUp(target: WarmTarget, items: WarmItem[], options: War
     if (redis) {
       try {
         if (!(await readyWithin(redis, REDIS_READY_MS))) throw new Error('not connected');
-        lock = await WarmLock.acquire(redis, target.client.caller.credential);
+        lock = await WarmLock.acquire(redis, target.client.sender.credential);
       } catch (error) {
         // The limiters fall back to a conservative share of the rate without Redis, so warming stays safe.
         log.warn('Redis is not reachable: warming without the lock', {

@@ -70,7 +70,7 @@ class OpeningPort implements HistoryPort {
  */
 export function configuredHistory(client: AnalyticsClient, options: Options, log: Logger): LazyHistory | undefined {
   const demo = options.demo && options.history === 'auto';
-  if (!demo && historyTarget(options.history, options.cacheDir, client.caller.credential).kind === 'none')
+  if (!demo && historyTarget(options.history, options.cacheDir, client.sender.credential).kind === 'none')
     return undefined;
   let opening: Promise<RuntimeHistory | undefined> | undefined;
   let closed = false;
@@ -122,9 +122,9 @@ async function openOnce(
     options.demo && options.history === 'auto' ? mkdtempSync(join(tmpdir(), 'org-analytics-demo-')) : undefined;
   const target: HistoryTarget = demoDir
     ? { kind: 'sqlite', path: join(demoDir, 'history.sqlite') }
-    : historyTarget(options.history, options.cacheDir, client.caller.credential);
+    : historyTarget(options.history, options.cacheDir, client.sender.credential);
   try {
-    const store = await openHistory(target, client.caller.credential, log);
+    const store = await openHistory(target, client.sender.credential, log);
     if (!store) {
       client.useHistory(undefined);
       return {};

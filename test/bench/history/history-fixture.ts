@@ -97,7 +97,7 @@ export async function postgresCopy(rig: HistoryRig, url: string, only?: Readonly
       const { default: pg } = await import('pg');
       const admin = new pg.Client({ connectionString: url });
       await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS "org_analytics_${client.caller.credential}" CASCADE`);
+      await admin.query(`DROP SCHEMA IF EXISTS "org_analytics_${client.sender.credential}" CASCADE`);
       await admin.end();
       await client.close();
     },

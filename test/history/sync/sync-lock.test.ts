@@ -96,7 +96,7 @@ describe('one syncer per store (SQLite, simulator over HTTP)', () => {
       const where = engine === 'sqlite' ? join(dir, 'race.sqlite') : PG_URL;
       // Opened one after the other (opening a new file from several connections at once is another matter).
       const all = [await open(where), await open(where), await open(where), await open(where)];
-      if (engine === 'postgres') schemas.add(`org_analytics_${all[0]!.client.caller.credential}`);
+      if (engine === 'postgres') schemas.add(`org_analytics_${all[0]!.client.sender.credential}`);
       const outcomes = await Promise.all(all.map((o) => syncOnce(o.client, o.history.source, SETTINGS, {})));
       expect(outcomes.filter((o) => o.ran).length).toBe(1);
       for (const o of outcomes.filter((o) => !o.ran))

@@ -99,7 +99,7 @@ describe('interactive requests go first', () => {
     });
     const day = (n: number) => `2026-09-${String(n).padStart(2, '0')}`;
     const page = (n: number, priority: Priority) =>
-      client!.caller.call(client!.resolve(dauCount, { start_date: day(n), end_date: day(n) }), { priority });
+      client!.sender.call(client!.resolve(dauCount, { start_date: day(n), end_date: day(n) }), { priority });
     const background = Array.from({ length: 28 }, (_, i) => page(i + 1, 'background'));
     // The burst (19) goes at once; once it is spent, wait for one paced request to arrive, so nothing is in flight.
     while (sim.requests().length < 21) await new Promise((resolve) => setTimeout(resolve, 5));

@@ -11,7 +11,7 @@ import { withRenewal } from './renewal.js';
 import { withRetries, type RetryConfig } from './retry.js';
 import { statusError } from './status-errors.js';
 
-export interface CallerConfig {
+export interface SenderConfig {
   baseUrl: string;
   siteUrl: string;
   credential: Credential;
@@ -33,10 +33,10 @@ export interface CallOptions {
 /** What is sent: the call's options and the request as written. */
 type Sending = CallOptions & Written;
 
-/** Sends requests: rate limited, retried, validated, cached. Knows nothing of MCP. */
-export class Caller {
+/** Sends the upstream requests: rate limited, retried, validated, cached. Knows nothing of MCP. */
+export class UpstreamSender {
   constructor(
-    private readonly config: CallerConfig,
+    private readonly config: SenderConfig,
     private readonly http: HttpTransport,
     private readonly limiters: RateLimiters,
     private readonly cache: ResponseCache,
@@ -62,7 +62,7 @@ export class Caller {
     }
     const key = requestKey(request, this.credential);
     const policy = () => op.cache!(this.config.now(), request.days, this.config.refreshHour);
-    // The load runs on the cache's signal, not this caller's: other callers may be waiting on it too.
+    // The load runs on the cache's signal, not this call's: other calls may be waiting on it too.
     // Its waits still keep within the budget of the call that started it.
     return this.cache.get(
       key,
@@ -74,7 +74,7 @@ export class Caller {
     );
   }
 
-  /** `budget`: the signal whose deadline bounds waits (the caller's own, also when the request runs on the cache's). */
+  /** `budget`: the signal whose deadline bounds waits (the call's own, also when the request runs on the cache's). */
   private async send<S extends z.ZodType>(
     op: Operation<S>,
     options: Sending,
