@@ -2,10 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDigest } from '../../../../src/history/store/derived/digests.js';
 import { PASS } from '../../../../src/history/store/derived/passes.js';
 import type { HistoryStore } from '../../../../src/history/store/history-store.js';
+import { startSimulator, type Simulator } from '../../../../src/simulator/index.js';
 import { storedHarness, type StoredHarness } from '../../../helpers/history.js';
+import { NOW } from '../../../helpers/sim.js';
 
-const SYNC = { historyDays: 40, historyMonths: 3 };
-const SIM = { sim: { users: 60 } };
+// Runs of 2 to 16 days and of two months (September and October): each span kind, summed in several passes.
+const SYNC = { historyDays: 20, historyMonths: 2 };
 /** Records per pass in the second store: several passes for a day of this organization. */
 const SMALL = 10;
 
@@ -35,15 +37,18 @@ async function digestByIdentity(store: HistoryStore, dataset: string, start: num
 describe.each(['sqlite', 'postgres'] as const)(
   'sums per identity in passes over shares of the identities (%s, simulator over HTTP)',
   (engine) => {
+    let sim: Simulator;
     let whole: StoredHarness;
     let shared: StoredHarness;
     beforeAll(async () => {
-      whole = await storedHarness({ ...SYNC, engine }, SIM);
+      // One organization for both stores: the simulator answers both syncs alike.
+      sim = await startSimulator({ users: 60, now: NOW, rateLimit: false, token: 'rw', readToken: 'ro' });
+      whole = await storedHarness({ ...SYNC, engine }, { simulator: sim });
       // The same organization, each block's rollups, digests and spans summed in several passes.
       const records = PASS.records;
       PASS.records = SMALL;
       try {
-        shared = await storedHarness({ ...SYNC, engine }, SIM);
+        shared = await storedHarness({ ...SYNC, engine }, { simulator: sim });
       } finally {
         PASS.records = records;
       }
@@ -51,6 +56,7 @@ describe.each(['sqlite', 'postgres'] as const)(
     afterAll(async () => {
       await whole?.close();
       await shared?.close();
+      await sim?.close();
     });
 
     it('store the same blocks, rows in the same order, and digests, as one pass does', async () => {
