@@ -3,6 +3,7 @@ import { EXIT_FAILURE, EXIT_USAGE, UsageError, helpPointer } from './config/cli-
 import { VERSION } from './version.js';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
+const warn = (line: string) => process.stderr.write(`${line}\n`);
 
 /** Resolves to an exit code, or to -1 while a server keeps running. */
 async function main(argv: string[]): Promise<number> {
@@ -23,13 +24,13 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'api-key') {
     const { runApiKeyCommand } = await import('./commands/api-key.js');
-    return runApiKeyCommand(rest, print, (line) => process.stderr.write(`${line}\n`));
+    return runApiKeyCommand(rest, print, warn);
   }
-  if (command === 'login' || command === 'logout' || (command === 'auth' && rest[0] === 'status')) {
-    const { runLoginCommand } = await import('./commands/login.js');
-    const out = { print, warn: (line: string) => process.stderr.write(`${line}\n`), env: process.env };
-    return runLoginCommand(command === 'auth' ? 'status' : command, command === 'auth' ? rest.slice(1) : rest, out);
-  }
+  const out = { print, warn, env: process.env };
+  if (command === 'login') return (await import('./commands/login.js')).runLoginCommand(rest, out);
+  if (command === 'logout') return (await import('./commands/logout.js')).runLogoutCommand(rest, out);
+  if (command === 'auth' && rest[0] === 'status')
+    return (await import('./commands/auth-status.js')).runAuthStatusCommand(rest.slice(1), out);
   if (command === 'warm') {
     // Before the server's --help: `warm --help` describes the warm-up.
     const { runWarmCommand } = await import('./commands/warm.js');

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { UsageError, helpPointer } from '../config/cli-options.js';
 import { ApiKeysFileError, newApiKey, readKeysFile, writeKeysFile, type Role } from '../auth/api-keys.js';
+import { openCommand, programCommand, usageError, type OneShot } from './command-opening.js';
 
-const COMMAND = 'org-analytics-mcp api-key';
+const NAME = 'api-key';
+const COMMAND = programCommand(NAME);
 
 export const API_KEY_HELP = `Usage: ${COMMAND} create --role read|write [--tenant NAME] --file FILE
        ${COMMAND} revoke ID --file FILE
@@ -20,14 +21,13 @@ list prints each key's id, role, tenant and creation time; without the file it s
 `;
 
 function fail(message: string): never {
-  throw new UsageError(`${message}\n${helpPointer(COMMAND)}`);
+  throw usageError(NAME, message);
 }
 
-/** `org-analytics-mcp api-key …`: exit code 0, 1 when list finds no file, or UsageError (exit 2) for what cannot be done. */
-export function runApiKeyCommand(argv: string[], print: (line: string) => void, warn: (line: string) => void): number {
-  let parsed;
+/** Its options and the action's words; parseArgs' refusals are usage errors. */
+function readArgs(argv: string[]) {
   try {
-    parsed = parseArgs({
+    return parseArgs({
       args: argv,
       strict: true,
       allowPositionals: true,
@@ -39,13 +39,21 @@ export function runApiKeyCommand(argv: string[], print: (line: string) => void, 
       },
     });
   } catch (error) {
-    fail((error as Error).message);
+    return fail((error as Error).message);
   }
-  const { values, positionals } = parsed;
-  if (values.help) {
-    print(API_KEY_HELP.trimEnd());
-    return 0;
-  }
+}
+
+const API_KEY = {
+  name: NAME,
+  help: API_KEY_HELP,
+  args: (argv: string[]) => ({ args: readArgs(argv), rest: [] }),
+} satisfies OneShot<ReturnType<typeof readArgs>>;
+
+/** `org-analytics-mcp api-key …`: exit code 0, 1 when list finds no file, or UsageError (exit 2) for what cannot be done. */
+export function runApiKeyCommand(argv: string[], print: (line: string) => void, warn: (line: string) => void): number {
+  const read = openCommand(API_KEY, argv, process.env);
+  if (!read) return 0;
+  const { values, positionals } = read.args;
   const [action, ...rest] = positionals;
   const file = values.file ?? fail('--file FILE is required: the keys file the server reads with --api-keys-file.');
   try {

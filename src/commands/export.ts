@@ -2,13 +2,9 @@ import { createWriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import { EXIT_FAILURE, UsageError, helpPointer, stopSignal } from '../config/cli-options.js';
-import { loadConfig } from '../config/config.js';
-import { secretScrubber } from '../logger.js';
-import { createRuntime } from '../runtime/runtime.js';
-import { resolveCacheDir } from '../upstream/cache/cache-dir.js';
 import { parseExportArgs, type ExportArgs } from '../export/export-args.js';
 import { runExport, type ExportOut } from '../export/export-run.js';
+import { runOneShot, type OneShot } from './command-opening.js';
 
 export const EXPORT_HELP = `Usage: org-analytics-mcp export --from YYYY-MM-DD --to YYYY-MM-DD --what WHAT --format FORMAT
                              [--out FILE] [--pii pseudonymous] [server options]
@@ -30,6 +26,16 @@ Server options: see org-analytics-mcp --help.
 
 const COMMAND = 'org-analytics-mcp export';
 
+const EXPORT = {
+  name: 'export',
+  help: EXPORT_HELP,
+  args: (argv: string[]) => parseExportArgs(argv, COMMAND),
+  history: {
+    needs: () => 'export reads the history store, and there is none here',
+    unopened: 'no history store could be opened: see the log above for why',
+  },
+} satisfies OneShot<ExportArgs>;
+
 /** `org-analytics-mcp export`: the stored days of one dataset as CSV or Parquet; the exit code. */
 export async function runExportCommand(
   argv: string[],
@@ -39,40 +45,23 @@ export async function runExportCommand(
     say: (line) => process.stderr.write(`${line}\n`),
   },
 ): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(EXPORT_HELP);
-    return 0;
-  }
-  const { args, rest } = parseExportArgs(argv, COMMAND);
-  const config = loadConfig(rest, env);
-  const where = config.history.trim().toLowerCase();
-  if (where === 'none' || (where === 'auto' && !resolveCacheDir(config.cacheDir)))
-    throw new UsageError(
-      `export reads the history store, and there is none here: give --history a file path or a postgres:// URL.\n${helpPointer(COMMAND)}`,
-    );
-  const runtime = await createRuntime(config);
-  const scrub = secretScrubber(runtime.secrets);
-  const say = (line: string) => io.say(`${COMMAND}: ${runtime.pii.text(scrub(line))}`);
-  const masks = { email: (e: string) => runtime.pii.email(e), text: (t: string) => runtime.pii.text(t) };
-  // Ctrl-C (or a kill) stops the export between rows, so that FILE is not left half written.
-  const stop = io.signal ? undefined : stopSignal();
-  try {
-    const store = (await runtime.history?.open())?.source.store;
-    if (!store) {
-      say('no history store could be opened: see the log above for why');
-      return EXIT_FAILURE;
-    }
-    return await runExport(store, args, {
-      days: runtime.client.days(),
-      masks,
-      say,
-      open: () => openOut(args, io.stdout),
-      signal: io.signal ?? stop?.signal,
-    });
-  } finally {
-    stop?.release();
-    await runtime.close();
-  }
+  // The caller's stop, else Ctrl-C or a kill: either stops the export between rows, so FILE is not left half written.
+  const given = io.signal;
+  const stop = given && (() => ({ signal: given, release: () => {} }));
+  return runOneShot(
+    EXPORT,
+    argv,
+    env,
+    ({ args, runtime, history, say, signal }) =>
+      runExport(history.source.store, args, {
+        days: runtime.client.days(),
+        masks: { email: (e) => runtime.pii.email(e), text: (t) => runtime.pii.text(t) },
+        say,
+        open: () => openOut(args, io.stdout),
+        signal,
+      }),
+    { write: io.say, stop },
+  );
 }
 
 /**

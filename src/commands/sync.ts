@@ -1,13 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, realpathSync } from 'node:fs';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { loadConfig } from '../config/config.js';
 import { secretScrubber } from '../logger.js';
-import { createRuntime, type Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import type { RuntimeHistory } from '../history/serving/runtime-history.js';
 import { duration } from '../format/text.js';
-import { EXIT_FAILURE, UsageError, helpPointer, stopSignal } from '../config/cli-options.js';
-import { resolveCacheDir } from '../upstream/cache/cache-dir.js';
+import { EXIT_FAILURE, stopSignal } from '../config/cli-options.js';
+import { helpAsked, runOneShot, type OneShot } from './command-opening.js';
 import { DEMO_SYNC, syncOnce } from '../history/sync/sync-run.js';
 import { publishAnomalies } from '../insights/anomaly-feed.js';
 import { anomalyTable } from '../tools/insights/find-anomalies.js';
@@ -90,44 +89,33 @@ function stopFromMainThread(): { signal: AbortSignal; release(): void } {
   return { signal: controller.signal, release: () => void parentPort!.off('message', onMessage) };
 }
 
+const SYNC = {
+  name: 'sync',
+  help: SYNC_HELP,
+  history: {
+    needs: (why) => `sync needs a history store, and ${why}`,
+    unopened:
+      'no history store: set --history (auto needs a cache directory), or see the log above for why it cannot be used',
+  },
+} satisfies OneShot;
+
 /** `org-analytics-mcp sync`: one sync, then the exit code (usage errors throw UsageError: exit 2). */
 export async function runSyncCommand(
   argv: string[],
   env: NodeJS.ProcessEnv,
   write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(SYNC_HELP);
-    return 0;
-  }
   // The built binary (through its bin link, too) runs the sync in a thread of its own; tsx, in development, here.
   const entry = process.argv[1] && existsSync(process.argv[1]) ? realpathSync(process.argv[1]) : '';
-  if (isMainThread && /\.m?js$/.test(entry)) return syncInThread(entry, argv, write);
+  if (isMainThread && /\.m?js$/.test(entry) && !helpAsked(argv)) return syncInThread(entry, argv, write);
   const thread = isMainThread ? undefined : (workerData as Partial<SyncThreadData>).orgAnalyticsSync;
-  const config = loadConfig(argv, env);
-  // Nothing to fill: a command line that cannot work, not a failure while running.
-  const none = config.history.trim().toLowerCase() === 'none';
-  if (none || (config.history.trim().toLowerCase() === 'auto' && !resolveCacheDir(config.cacheDir)))
-    throw new UsageError(
-      `sync needs a history store, and ${none ? '--history none keeps none' : '--history auto keeps none without a cache directory (ANALYTICS_CACHE_DIR=none)'}: give --history a file path or a postgres:// URL.\n${helpPointer('org-analytics-mcp sync')}`,
-    );
-  const runtime = await createRuntime(config);
-  const scrub = secretScrubber(runtime.secrets);
-  const say = (line: string) => write(`org-analytics-mcp sync: ${runtime.pii.text(scrub(line))}`);
-  const stop = thread ? stopFromMainThread() : stopSignal();
-  try {
-    const history = await runtime.history?.open();
-    if (!history) {
-      say(
-        'no history store: set --history (auto needs a cache directory), or see the log above for why it cannot be used',
-      );
-      return EXIT_FAILURE;
-    }
-    return await syncCommandBody(runtime, history, stop.signal, say, undefined, thread?.holder);
-  } finally {
-    stop.release();
-    await runtime.close();
-  }
+  return runOneShot(
+    SYNC,
+    argv,
+    env,
+    ({ runtime, history, signal, say }) => syncCommandBody(runtime, history, signal, say, undefined, thread?.holder),
+    { write, stop: thread ? stopFromMainThread : undefined },
+  );
 }
 
 /**

@@ -3,11 +3,19 @@ import { realpathSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { configSchema } from '../config/config.js';
-import { createRuntime, type Runtime } from '../runtime/runtime.js';
+import type { Runtime } from '../runtime/runtime.js';
 import type { RuntimeHistory } from '../history/serving/runtime-history.js';
 import { DEMO_SYNC, syncOnce } from '../history/sync/sync-run.js';
 import { createServer } from '../mcp/server.js';
 import type { Organization } from '../simulator/data/organization.js';
+import { runOneShot, type OneShot } from './command-opening.js';
+
+/** The demo, with a fresh embedded simulator; Ctrl-C ends it at once (it writes nothing). */
+const TOUR = {
+  name: 'tour',
+  config: configSchema.parse({ demo: true, logLevel: 'warn', toolsets: 'all' }),
+  stops: false,
+} satisfies OneShot;
 
 const QUESTIONS: Array<[string, string, Record<string, unknown>]> = [
   ['Who used the most credits last month?', 'get_credit_usage', { range: 'previous_month', limit: 10 }],
@@ -53,7 +61,13 @@ const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${
 
 /** A guided run: the embedded simulator, the real server, a real MCP client, eight typical questions. */
 export async function runTour(print: (line: string) => void): Promise<void> {
-  const runtime = await createRuntime(configSchema.parse({ demo: true, logLevel: 'warn', toolsets: 'all' }));
+  await runOneShot(TOUR, [], process.env, async ({ runtime, history }) => {
+    await showTour(runtime, history, print);
+    return 0;
+  });
+}
+
+async function showTour(runtime: Runtime, history: RuntimeHistory | undefined, print: (line: string) => void) {
   const server = createServer(runtime);
   const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
@@ -65,7 +79,6 @@ export async function runTour(print: (line: string) => void): Promise<void> {
       `org-analytics-mcp: ${tools.length} tools against a simulated organization of ${organization(runtime.simulator!.state.org)} (${runtime.simulator!.url})\n`,
     );
     for (const t of tools) print(`  ${t.name.padEnd(30)} ${t.title ?? ''}`);
-    const history = await runtime.history?.open();
     if (history) {
       print(
         `\nSyncing the history store: the last ${DEMO_SYNC.historyDays} days and ${DEMO_SYNC.historyMonths} months…`,
@@ -91,6 +104,5 @@ Against your organization: set ANALYTICS_API_TOKEN and ANALYTICS_BASE_URL and dr
 (ANALYTICS_AUTH_URL, ANALYTICS_CLIENT_ID, then org-analytics-mcp login; try the sign-in with login --demo). See README.md.`);
   } finally {
     await client.close();
-    await runtime.close();
   }
 }

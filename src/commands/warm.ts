@@ -1,14 +1,11 @@
-import { UsageError, helpPointer, stopSignal } from '../config/cli-options.js';
-import { loadConfig } from '../config/config.js';
-import { secretScrubber } from '../logger.js';
-import { createRuntime } from '../runtime/runtime.js';
-import { DEFAULT_WARM_LIST, WARM_KINDS, parseWarmList } from '../warm/warm-list.js';
+import { DEFAULT_WARM_LIST, WARM_KINDS, parseWarmList, type WarmItem } from '../warm/warm-list.js';
 import { duration, plural } from '../format/text.js';
 import { itemLine, warmUp } from '../warm/warm.js';
 import { NAMED_RANGES } from '../domain/dates.js';
 import { syncCommandBody } from './sync.js';
+import { programCommand, runOneShot, usageError, type OneShot, type Opened } from './command-opening.js';
 
-const COMMAND = 'org-analytics-mcp warm';
+const NAME = 'warm';
 const FLAG = '--warm-list';
 
 export const WARM_HELP = `Usage: org-analytics-mcp warm [--warm-list LIST] [server options]
@@ -27,7 +24,7 @@ Server options: see org-analytics-mcp --help.
 `;
 
 /** Takes --warm-list out of the arguments, so that the rest read exactly like the server's options. */
-function takeWarmList(argv: string[], env: NodeJS.ProcessEnv): { list: string; rest: string[] } {
+function takeWarmList(argv: string[], env: NodeJS.ProcessEnv): { args: WarmItem[]; rest: string[] } {
   const rest: string[] = [];
   let list: string | undefined;
   for (let i = 0; i < argv.length; i++) {
@@ -35,14 +32,16 @@ function takeWarmList(argv: string[], env: NodeJS.ProcessEnv): { list: string; r
     if (arg === FLAG) {
       const value = argv[++i];
       if (value === undefined || value.startsWith('--'))
-        throw new UsageError(`${FLAG} needs a list, e.g. user-activity:last_7_days.\n${helpPointer(COMMAND)}`);
+        throw usageError(NAME, `${FLAG} needs a list, e.g. user-activity:last_7_days.`);
       list = value;
     } else if (arg.startsWith(`${FLAG}=`)) list = arg.slice(FLAG.length + 1);
     else rest.push(arg);
   }
   const fromEnv = env.ANALYTICS_WARM_LIST?.trim() ? env.ANALYTICS_WARM_LIST : undefined;
-  return { list: list ?? fromEnv ?? DEFAULT_WARM_LIST, rest };
+  return { args: parseWarmList(list ?? fromEnv ?? DEFAULT_WARM_LIST, programCommand(NAME)), rest };
 }
+
+const WARM = { name: NAME, help: WARM_HELP, args: takeWarmList } satisfies OneShot<WarmItem[]>;
 
 /** `org-analytics-mcp warm`: one warm-up, then the exit code (usage errors throw UsageError: exit 2). */
 export async function runWarmCommand(
@@ -50,40 +49,28 @@ export async function runWarmCommand(
   env: NodeJS.ProcessEnv,
   write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): Promise<number> {
-  if (argv.includes('--help') || argv.includes('-h')) {
-    process.stdout.write(WARM_HELP);
-    return 0;
-  }
-  const { list, rest } = takeWarmList(argv, env);
-  const items = parseWarmList(list, COMMAND);
-  const runtime = await createRuntime(loadConfig(rest, env));
-  const scrub = secretScrubber(runtime.secrets);
-  const say = (line: string) => write(`${COMMAND}: ${runtime.pii.text(scrub(line))}`);
-  const stop = stopSignal();
+  return runOneShot(WARM, argv, env, warm, { write });
+}
+
+async function warm({ args: items, runtime, history, say, signal }: Opened<WarmItem[]>): Promise<number> {
   const started = Date.now();
-  try {
-    // With a history store, warming is syncing: every later question over stored days answers at once.
-    const history = await runtime.history?.open();
-    if (history) {
-      say('a history store is configured: warming is the sync (see org-analytics-mcp sync --help)');
-      return await syncCommandBody(runtime, history, stop.signal, say);
-    }
-    say(`fetching ${items.length} ${plural(items.length, 'answer')}: ${items.map((i) => i.name).join(', ')}`);
-    const outcome = await warmUp(runtime, items, { signal: stop.signal, onItem: (r) => say(itemLine(r)) });
-    if (!outcome.ran) {
-      say(outcome.reason);
-      return 0;
-    }
-    const failed = outcome.results.filter((r) => r.error);
-    const took = duration(Date.now() - started);
-    if (failed.length) {
-      say(`${failed.length} of ${items.length} failed after ${took}: ${failed.map((r) => r.name).join(', ')}`);
-      return 1;
-    }
-    say(`done in ${took}`);
-    return 0;
-  } finally {
-    stop.release();
-    await runtime.close();
+  // With a history store, warming is syncing: every later question over stored days answers at once.
+  if (history) {
+    say('a history store is configured: warming is the sync (see org-analytics-mcp sync --help)');
+    return syncCommandBody(runtime, history, signal, say);
   }
+  say(`fetching ${items.length} ${plural(items.length, 'answer')}: ${items.map((i) => i.name).join(', ')}`);
+  const outcome = await warmUp(runtime, items, { signal, onItem: (r) => say(itemLine(r)) });
+  if (!outcome.ran) {
+    say(outcome.reason);
+    return 0;
+  }
+  const failed = outcome.results.filter((r) => r.error);
+  const took = duration(Date.now() - started);
+  if (failed.length) {
+    say(`${failed.length} of ${items.length} failed after ${took}: ${failed.map((r) => r.name).join(', ')}`);
+    return 1;
+  }
+  say(`done in ${took}`);
+  return 0;
 }

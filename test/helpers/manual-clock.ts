@@ -1,4 +1,4 @@
-import type { WarmClock } from '../../src/warm/warm-schedule.js';
+import type { WarmClock } from '../../src/warm/daily-schedule.js';
 
 /** A clock that moves only when a test fires its next timer. */
 export class ManualClock implements WarmClock {

@@ -1,0 +1,110 @@
+import { EXIT_FAILURE, UsageError, helpPointer, stopSignal } from '../config/cli-options.js';
+import { loadConfig, type Config } from '../config/config.js';
+import { secretScrubber } from '../logger.js';
+import { createRuntime, type Runtime } from '../runtime/runtime.js';
+import type { RuntimeHistory } from '../history/serving/runtime-history.js';
+import { resolveCacheDir } from '../upstream/cache/cache-dir.js';
+
+/** What a one-shot command declares; `openCommand` and `runOneShot` do the rest, the same way for each. */
+export interface OneShot<Args = undefined> {
+  /** The words after the program's name, e.g. 'sync' or 'auth status'. */
+  name: string;
+  /** Printed as it is on standard output for --help or -h, before anything else is read. */
+  help?: string;
+  /** Reads the command's own arguments and takes them out; the server's options read the rest. */
+  args?: (argv: string[], env: NodeJS.ProcessEnv) => { args: Args; rest: string[] };
+  /** Instead of the command line's server options (the tour's demo). */
+  config?: Config;
+  /**
+   * A command that reads or fills the history store cannot start without one: what it needs (followed by why
+   * there is none), and what it says when the store does not open.
+   */
+  history?: { needs: (why: string) => string; unopened: string };
+  /** false: Ctrl-C ends it at once, as it has nothing to leave whole (the tour). */
+  stops?: false;
+}
+
+/** How a stop reaches a command: Ctrl-C or a kill by default (`stopSignal`), or a caller's own. */
+export type Stop = { signal: AbortSignal; release(): void };
+
+export interface Opened<Args, History = RuntimeHistory | undefined> {
+  args: Args;
+  runtime: Runtime;
+  /** The history store, opened: always there for a command that declares `history`. */
+  history: History;
+  /** A progress line on stderr, `org-analytics-mcp NAME: …`, secrets and people masked. */
+  say: (line: string) => void;
+  signal: AbortSignal;
+}
+
+type HistoryOf<C> = C extends { history: object } ? RuntimeHistory : RuntimeHistory | undefined;
+
+export const programCommand = (name: string) => `org-analytics-mcp ${name}`;
+
+/** A command line the command cannot run with: exit 2, pointing to the command's --help. */
+export const usageError = (name: string, message: string) =>
+  new UsageError(`${message}\n${helpPointer(programCommand(name))}`);
+
+export const helpAsked = (argv: string[]) => argv.includes('--help') || argv.includes('-h');
+
+/** The first half, every command's: --help (printed: undefined), else its own arguments and the rest. */
+export function openCommand<Args>(
+  command: OneShot<Args>,
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): { args: Args; rest: string[] } | undefined {
+  if (command.help !== undefined && helpAsked(argv)) {
+    process.stdout.write(command.help);
+    return undefined;
+  }
+  return command.args?.(argv, env) ?? { args: undefined as Args, rest: argv };
+}
+
+/** Nothing to read or fill: a command line that cannot work, not a failure while running. */
+function checkHistory(command: OneShot<unknown>, config: Config): void {
+  if (!command.history) return;
+  const where = config.history.trim().toLowerCase();
+  const why =
+    where === 'none'
+      ? '--history none keeps none'
+      : where === 'auto' && !resolveCacheDir(config.cacheDir)
+        ? '--history auto keeps none without a cache directory (ANALYTICS_CACHE_DIR=none)'
+        : undefined;
+  if (why)
+    throw usageError(command.name, `${command.history.needs(why)}: give --history a file path or a postgres:// URL.`);
+}
+
+/**
+ * A command that talks to the API: the opening above, then the config, the history check, the runtime, the stop
+ * signal and the history store opened; `body` runs, and the runtime closes whatever it answers or throws.
+ * Resolves to the exit code; usage errors throw UsageError (exit 2).
+ */
+export async function runOneShot<Args, C extends OneShot<Args>>(
+  command: C & OneShot<Args>,
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  body: (opened: Opened<Args, HistoryOf<C>>) => Promise<number>,
+  io: { write?: (line: string) => void; stop?: () => Stop } = {},
+): Promise<number> {
+  const read = openCommand(command, argv, env);
+  if (!read) return 0;
+  const config = command.config ?? loadConfig(read.rest, env);
+  checkHistory(command, config);
+  const runtime = await createRuntime(config);
+  const scrub = secretScrubber(runtime.secrets);
+  const write = io.write ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const say = (line: string) => write(`${programCommand(command.name)}: ${runtime.pii.text(scrub(line))}`);
+  const stop = command.stops === false ? undefined : (io.stop ?? stopSignal)();
+  try {
+    const history = await runtime.history?.open();
+    if (command.history && !history) {
+      say(command.history.unopened);
+      return EXIT_FAILURE;
+    }
+    const signal = stop?.signal ?? new AbortController().signal;
+    return await body({ args: read.args, runtime, history: history as HistoryOf<C>, say, signal });
+  } finally {
+    stop?.release();
+    await runtime.close();
+  }
+}
