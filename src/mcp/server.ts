@@ -20,6 +20,7 @@ import { serverInfo } from './server-info.js';
 import { cacheHintsFor, cacheScopeOf } from './cache-hints.js';
 import { instructions } from './instructions.js';
 import { runTool, type ToolRunDeps } from './run-tool.js';
+import { protocolFailure } from './tool-errors.js';
 import type { ServerDeps } from './server-deps.js';
 import { toolInventory, type ToolInventory } from './tool-inventory.js';
 
@@ -68,16 +69,18 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
   if (deps.login) followScopes(server, deps.login, inventory, registered);
   if (inventory.oneCall) return server;
   if (!config.noUi) registerViews(server, inventory.writable);
-  registerChangelogResource(server, { client, redact, log, callTimeoutS: config.callTimeoutS });
+  const fail = protocolFailure(log, redact);
+  registerChangelogResource(server, { client, redact, fail, callTimeoutS: config.callTimeoutS });
   const history = deps.history;
   if (history)
     registerAnomaliesResource(server, {
       client,
       store: async () => (await history.open())?.source.store,
       redact,
+      fail,
       log,
     });
-  registerPrompts(server, inventory.writable, redact, log, (tool) =>
+  registerPrompts(server, inventory.writable, redact, fail, (tool) =>
     inventory.registered.some((def) => def.name === tool),
   );
   return server;

@@ -20,3 +20,14 @@ export function logFailure(log: Logger, message: string, error: unknown, fields:
   if (isKnownError(error)) log.info(message, { ...fields, error: detail });
   else log.error(message, { ...fields, error: detail, ...(error instanceof Error ? { stack: error.stack } : {}) });
 }
+
+/** A request with no isError result failed: logs it (as logFailure) and gives its JSON-RPC error (as protocolErrorOf). */
+export type ProtocolFailure = (error: unknown, message: string, fields: Record<string, unknown>) => ProtocolError;
+
+/** The one funnel of the requests that have no isError result (resources/read, prompts/get), for one server. */
+export function protocolFailure(log: Logger, redact: Redactor): ProtocolFailure {
+  return (error, message, fields) => {
+    logFailure(log, message, error, fields);
+    return protocolErrorOf(error, redact);
+  };
+}

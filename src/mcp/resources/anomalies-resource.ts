@@ -4,13 +4,14 @@ import type { Logger } from '../../logger.js';
 import type { Redactor } from '../../privacy/redact.js';
 import type { AnalyticsClient } from '../../upstream/client.js';
 import { ANOMALIES_URI, latestAnomalies, onAnomalies } from '../../insights/anomaly-feed.js';
-import { logFailure, protocolErrorOf } from '../tool-errors.js';
+import type { ProtocolFailure } from '../tool-errors.js';
 
 export interface AnomaliesResourceDeps {
   client: AnalyticsClient;
   /** The store, opened on first use; undefined when it cannot be used (said once on stderr). */
   store: () => Promise<HistoryStore | undefined>;
   redact: Redactor;
+  fail: ProtocolFailure;
   log: Logger;
 }
 
@@ -39,8 +40,7 @@ export function registerAnomaliesResource(server: McpServer, deps: AnomaliesReso
           contents: [{ uri: uri.href, mimeType: 'application/json', text: deps.redact.text(JSON.stringify(feed)) }],
         };
       } catch (error) {
-        logFailure(deps.log, 'resource read failed', error, { uri: uri.href });
-        throw protocolErrorOf(error, deps.redact);
+        throw deps.fail(error, 'resource read failed', { uri: uri.href });
       }
     },
   );

@@ -2,9 +2,8 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/server';
 import { CHANGELOG_CLIENTS } from '../../contract/enums.js';
 import { UserInputError } from '../../errors.js';
 import { clip } from '../../format/text.js';
-import type { Logger } from '../../logger.js';
 import type { Redactor } from '../../privacy/redact.js';
-import { logFailure, protocolErrorOf } from '../tool-errors.js';
+import type { ProtocolFailure } from '../tool-errors.js';
 import type { AnalyticsClient } from '../../upstream/client.js';
 import { withDeadline } from '../../upstream/transport/deadline.js';
 import { changelogTtlMs } from '../cache-hints.js';
@@ -13,7 +12,7 @@ import { changelog } from '../../upstream/endpoints/changelog.js';
 export interface ChangelogResourceDeps {
   client: AnalyticsClient;
   redact: Redactor;
-  log: Logger;
+  fail: ProtocolFailure;
   callTimeoutS: number;
 }
 
@@ -59,8 +58,7 @@ export function registerChangelogResource(server: McpServer, deps: ChangelogReso
         };
       } catch (error) {
         // A resource read has no isError result: it fails as a JSON-RPC error, in the funnel's words.
-        logFailure(deps.log, 'resource read failed', error, { uri: uri.href, ms: Date.now() - started });
-        throw protocolErrorOf(error, deps.redact);
+        throw deps.fail(error, 'resource read failed', { uri: uri.href, ms: Date.now() - started });
       }
     },
   );

@@ -1,8 +1,7 @@
 import { completable, type McpServer } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import type { Logger } from '../../logger.js';
 import type { Redactor } from '../../privacy/redact.js';
-import { logFailure, protocolErrorOf } from '../tool-errors.js';
+import type { ProtocolFailure } from '../tool-errors.js';
 import { checkedArgs } from '../input-validation.js';
 import { NAMED_RANGES } from '../../domain/dates.js';
 
@@ -88,7 +87,7 @@ export function registerPrompts(
   server: McpServer,
   writable: () => boolean,
   redact: Redactor,
-  log: Logger,
+  fail: ProtocolFailure,
   offered: (tool: string) => boolean = () => true,
 ): void {
   const user = (text: string) => ({
@@ -99,8 +98,7 @@ export function registerPrompts(
     try {
       return (await checkedArgs(prompt, rangeArg, args)).range;
     } catch (error) {
-      logFailure(log, 'prompt failed', error, { prompt });
-      throw protocolErrorOf(error, redact);
+      throw fail(error, 'prompt failed', { prompt });
     }
   };
   for (const prompt of PROMPTS) {
