@@ -17,7 +17,7 @@ import {
   list,
   page,
   resolveListing,
-  type Answer,
+  type ListingAnswer,
   type ListingRequest,
   type ListOptions,
   type PageArgs,
@@ -31,7 +31,7 @@ import type { DayRange } from '../domain/dates.js';
 import type { Digest, DigestName, HistoryPort } from './history-port.js';
 import { VERSION } from '../version.js';
 
-export type { Answer, ListingRequest, ListOptions, PageArgs } from './requests.js';
+export type { ListingAnswer, ListingRequest, ListOptions, PageArgs } from './requests.js';
 
 export interface ClientOptions {
   baseUrl: string;
@@ -168,7 +168,7 @@ export class AnalyticsClient {
     listing: E,
     args: ListArgs<E>,
     options: ListOptions = {},
-  ): Promise<Answer<ReturnType<E['items']>>> {
+  ): Promise<ListingAnswer<ReturnType<E['items']>>> {
     return list(this.upstream, this.resolve(listing, args), options);
   }
 

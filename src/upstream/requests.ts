@@ -23,8 +23,8 @@ import type { HistoryPort, StoredPart } from './history-port.js';
 import type { PageEstimates } from './listing/page-estimates.js';
 import { collect, type PageCaps, type PageShape, type Progress } from './listing/pagination.js';
 
-/** An answer built from one or more upstream responses. */
-export interface Answer<T> {
+/** A listing's answer, built from one or more upstream responses. */
+export interface ListingAnswer<T> {
   data: T;
   /** The effective range or date, as the upstream applied it. */
   start_date: string;
@@ -118,7 +118,7 @@ export async function list<E extends AnyListing>(
   up: Upstream,
   request: ListingRequest<E>,
   options: ListOptions = {},
-): Promise<Answer<ReturnType<E['items']>>> {
+): Promise<ListingAnswer<ReturnType<E['items']>>> {
   const { op: listing, days } = request;
   const stored = up.history && !options.liveOnly ? await up.history.cover(request) : null;
   const live = stored ? stored.missing : [days];
@@ -134,7 +134,9 @@ export async function list<E extends AnyListing>(
         : (options.estimates?.get(estimateKey) ?? null);
   options.onPlan?.({ endpoint: listing.name, expected: estimate });
   const priority = () => (typeof options.priority === 'function' ? options.priority() : options.priority);
-  const parts: Array<Omit<Answer<unknown[]>, 'windows'> & { from: number }> = (stored?.parts ?? []).map(storedPart);
+  const parts: Array<Omit<ListingAnswer<unknown[]>, 'windows'> & { from: number }> = (stored?.parts ?? []).map(
+    storedPart,
+  );
   let done: Progress = { pages: 0, records: 0 };
   for (const window of windows) {
     const base = done;

@@ -2,7 +2,7 @@ import { UsageError, helpPointer } from '../config/cli-options.js';
 import type { RateGroup } from '../contract/limits.js';
 import { TOOLS } from '../tools/index.js';
 import type { ToolDef } from '../tools/types.js';
-import type { AnalyticsClient, Answer, ListOptions } from '../upstream/client.js';
+import type { AnalyticsClient, ListingAnswer, ListOptions } from '../upstream/client.js';
 import { NAMED_RANGES, type NamedRange } from '../domain/dates.js';
 
 /** One answer to fetch ahead: a kind of question over a named range, e.g. user-activity:last_7_days. */
@@ -10,7 +10,7 @@ export interface WarmItem {
   name: string;
   /** The rate-limit group its requests go through: items of different groups can be fetched side by side. */
   group: RateGroup;
-  fetch(client: AnalyticsClient, options: ListOptions): Promise<Answer<unknown[]>>;
+  fetch(client: AnalyticsClient, options: ListOptions): Promise<ListingAnswer<unknown[]>>;
 }
 
 /** The kinds the tools declare (ToolDef.requests.warm): a tool and one set of its arguments, by name. */

@@ -21,12 +21,12 @@ export const groupKeys = (groupBy: string[] = []) => [
   ...new Set(groupBy.map((g) => (g in SHORT ? SHORT[g as keyof typeof SHORT] : (g as GroupByKey)))),
 ];
 
-export type Filters = Partial<
+export type CostFilters = Partial<
   Record<'user_emails' | 'service_account_names' | 'product_names' | 'resource_names' | 'expert_ids', string[]>
 >;
 
 /** The arguments with the filters' names resolved: pseudonyms to emails, service account names checked. */
-export async function resolvedFilters<A extends { filters?: Filters }>(ctx: ToolContext, args: A): Promise<A> {
+export async function resolvedFilters<A extends { filters?: CostFilters }>(ctx: ToolContext, args: A): Promise<A> {
   const f = args.filters ?? {};
   const filters = {
     ...f,
@@ -39,7 +39,10 @@ export async function resolvedFilters<A extends { filters?: Filters }>(ctx: Tool
 }
 
 /** The upstream query the arguments ask for (filters resolved already): group keys, granularity, and filters. */
-export function costQuery(args: { granularity: 'total' | 'day'; filters?: Filters }, groupBy: GroupByKey[]): CostQuery {
+export function costQuery(
+  args: { granularity: 'total' | 'day'; filters?: CostFilters },
+  groupBy: GroupByKey[],
+): CostQuery {
   return {
     group_by_keys: groupBy,
     granularity:
@@ -48,7 +51,7 @@ export function costQuery(args: { granularity: 'total' | 'day'; filters?: Filter
   };
 }
 
-type MoverArgs = { group_by?: string[]; sort_by: string; granularity: 'total' | 'day'; filters?: Filters };
+type MoverArgs = { group_by?: string[]; sort_by: string; granularity: 'total' | 'day'; filters?: CostFilters };
 
 /** Grouped by user: who rose and fell the most, by the sorted figure (billed USD when sorted by date). */
 export const costMovers = {

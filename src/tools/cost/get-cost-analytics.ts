@@ -7,7 +7,7 @@ import type { RangeArg } from '../../upstream/endpoint.js';
 import { costAnalytics } from '../../upstream/endpoints/cost-analytics.js';
 import { costOut, costRowOf, costRowOut, costTotals, MONEY, TOKENS } from './cost-rows.js';
 import { comparable } from '../shared/comparable.js';
-import { costMovers, costQuery, groupKeys, resolvedFilters, SHORT, type Filters } from './cost-query.js';
+import { costMovers, costQuery, groupKeys, resolvedFilters, SHORT, type CostFilters } from './cost-query.js';
 import { READ_ONLY, defineTool } from '../define-tool.js';
 import { listInputs, pageInputs, rangeArg, rangeInputs } from '../shared/inputs.js';
 import { listOut, listOutput, listRows } from '../shared/listing.js';
@@ -15,7 +15,7 @@ import { sortRows } from '../shared/rows.js';
 
 const strings = z.array(z.string().min(1)).max(1000).optional();
 
-type CostArgs = RangeArg & { group_by?: string[]; granularity: 'total' | 'day'; filters?: Filters };
+type CostArgs = RangeArg & { group_by?: string[]; granularity: 'total' | 'day'; filters?: CostFilters };
 /** What the tool asks the upstream for (filters resolved already): cost over the range, grouped as asked. */
 const asked = (args: CostArgs) => ({
   listing: costAnalytics,

@@ -1,7 +1,7 @@
 import type { Config } from '../../config/config.js';
 import type { ListingStatus } from './background-listings.js';
 import { z } from 'zod';
-import type { Answer, AnalyticsClient } from '../client.js';
+import type { ListingAnswer, AnalyticsClient } from '../client.js';
 import type { ListArgs, Listing } from '../endpoint.js';
 import type { PageShape } from './pagination.js';
 
@@ -45,7 +45,7 @@ export async function listAll<E extends AnyListing>(
   listing: E,
   args: ListArgs<E>,
   withinMs = answerWithinMs(ctx.config),
-): Promise<Answer<ReturnType<E['items']>>> {
+): Promise<ListingAnswer<ReturnType<E['items']>>> {
   const waited = await ctx.client.background.list(ctx.client.resolve(listing, args), {
     signal: ctx.signal,
     answerWithinMs: Math.max(0, withinMs),

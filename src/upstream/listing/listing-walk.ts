@@ -1,7 +1,7 @@
 import { abortError } from '../transport/deadline.js';
 import { TimeoutError } from '../errors.js';
 import type { Progress } from './pagination.js';
-import type { Answer, WalkPlan } from '../requests.js';
+import type { ListingAnswer, WalkPlan } from '../requests.js';
 
 /** Where a walk stands: pages so far, pages expected, and when the whole answer should be ready. */
 export interface ListingStatus {
@@ -16,7 +16,7 @@ export interface ListingStatus {
   at: number;
 }
 
-export type Waited<T> = { complete: true; answer: Answer<T> } | { complete: false; status: ListingStatus };
+export type Waited<T> = { complete: true; answer: ListingAnswer<T> } | { complete: false; status: ListingStatus };
 
 export interface WaitOptions {
   /** The call's signal: cancelling it stops waiting (and the walk, if nobody else needs it). */
@@ -34,7 +34,7 @@ const SETTLED = new Error('the listing walk has ended');
 
 /** One walk of a listing, shared by every call that asks the same question while it runs. */
 export class Walk {
-  readonly result: Promise<Answer<unknown>>;
+  readonly result: Promise<ListingAnswer<unknown>>;
   private readonly controller = new AbortController();
   private progress: Progress = { pages: 0, records: 0 };
   private expected: number | null = null;
@@ -51,7 +51,7 @@ export class Walk {
   constructor(
     private readonly endpoint: string,
     private readonly intervalMs: number,
-    run: (signal: AbortSignal, walk: Walk) => Promise<Answer<unknown>>,
+    run: (signal: AbortSignal, walk: Walk) => Promise<ListingAnswer<unknown>>,
     closing: AbortSignal,
     private readonly deadlineMs: number,
   ) {

@@ -4,7 +4,7 @@ import { readCapped } from './capped-body.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../contract/limits.js';
 import { ResponseTooLargeError, TimeoutError, UpstreamUnavailableError } from '../errors.js';
 
-export interface HttpOptions {
+export interface HttpTransportOptions {
   connectTimeoutMs: number;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
@@ -62,7 +62,7 @@ export class HttpTransport {
   private dispatcher: Promise<Dispatcher> | undefined;
   readonly proxied: boolean;
 
-  constructor(private readonly options: HttpOptions) {
+  constructor(private readonly options: HttpTransportOptions) {
     this.proxied = usesProxy(options.env ?? process.env);
   }
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { TimeoutError } from '../../../src/upstream/errors.js';
 import { Walk } from '../../../src/upstream/listing/listing-walk.js';
-import type { Answer } from '../../../src/upstream/client.js';
+import type { ListingAnswer } from '../../../src/upstream/client.js';
 
 const answer = {
   value: [],
   freshness: { fetched_at: '', from_cache: false, next_refresh_at: null },
-} as unknown as Answer<unknown>;
+} as unknown as ListingAnswer<unknown>;
 
 /** A walk whose pages arrive when the test says, and which ends when its signal aborts or the test finishes it. */
 function walkOf(deadlineMs: number) {
@@ -16,7 +16,7 @@ function walkOf(deadlineMs: number) {
     'user-activity',
     10,
     (signal, w) =>
-      new Promise<Answer<unknown>>((resolve, reject) => {
+      new Promise<ListingAnswer<unknown>>((resolve, reject) => {
         seen = signal;
         w.onProgress({ pages: 1, records: 50 });
         finish = () => resolve(answer);
