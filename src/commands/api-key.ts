@@ -47,6 +47,7 @@ const API_KEY = {
   name: NAME,
   help: API_KEY_HELP,
   args: (argv: string[]) => ({ args: readArgs(argv), rest: [] }),
+  helpRead: ({ values }) => values.help === true,
 } satisfies OneShot<ReturnType<typeof readArgs>>;
 
 /** `org-analytics-mcp api-key …`: exit code 0, 1 when list finds no file, or UsageError (exit 2) for what cannot be done. */

@@ -9,10 +9,15 @@ import { resolveCacheDir } from '../upstream/cache/cache-dir.js';
 export interface OneShot<Args = undefined> {
   /** The words after the program's name, e.g. 'sync' or 'auth status'. */
   name: string;
-  /** Printed as it is on standard output for --help or -h, before anything else is read. */
+  /** Printed as it is on standard output for --help or -h, before anything else is read (see `helpRead`). */
   help?: string;
   /** Reads the command's own arguments and takes them out; the server's options read the rest. */
   args?: (argv: string[], env: NodeJS.ProcessEnv) => { args: Args; rest: string[] };
+  /**
+   * For a command whose reader takes --help as one of its options (login, api-key): whether it read it. Such a
+   * command line is read first, so that one it cannot read is a usage error even with --help.
+   */
+  helpRead?: (args: Args) => boolean;
   /** Instead of the command line's server options (the tour's demo). */
   config?: Config;
   /**
@@ -53,15 +58,15 @@ export function openCommand<Args>(
   argv: string[],
   env: NodeJS.ProcessEnv,
 ): { args: Args; rest: string[] } | undefined {
-  if (command.help !== undefined && helpAsked(argv)) {
-    process.stdout.write(command.help);
-    return undefined;
-  }
-  return command.args?.(argv, env) ?? { args: undefined as Args, rest: argv };
+  const { help, helpRead } = command;
+  if (help !== undefined && !helpRead && helpAsked(argv)) return void process.stdout.write(help);
+  const read = command.args?.(argv, env) ?? { args: undefined as Args, rest: argv };
+  if (help !== undefined && helpRead?.(read.args)) return void process.stdout.write(help);
+  return read;
 }
 
 /** Nothing to read or fill: a command line that cannot work, not a failure while running. */
-function checkHistory(command: OneShot<unknown>, config: Config): void {
+function checkHistory(command: Pick<OneShot, 'name' | 'history'>, config: Config): void {
   if (!command.history) return;
   const where = config.history.trim().toLowerCase();
   const why =

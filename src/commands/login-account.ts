@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { optionsHelp } from '../config/cli-help.js';
-import { readOptions, schemaOf, validateOptions } from '../config/cli-options.js';
+import { readOptions, schemaOf, validateOptions, type ReadOptions } from '../config/cli-options.js';
 import { duration } from '../format/text.js';
 import { LoginStore } from '../login/login-store.js';
 import { LOGIN_OPTIONS } from '../login/login-options.js';
@@ -28,18 +28,17 @@ ${optionsHelp(LOGIN_OPTIONS)}
 
 export type LoginOptions = z.output<ReturnType<typeof schemaOf<typeof LOGIN_OPTIONS>>>;
 
-const loginCommand = (name: string): OneShot<LoginOptions> => ({
+const loginCommand = (name: string): OneShot<ReadOptions> => ({
   name,
   help: LOGIN_HELP,
-  args: (argv, env) => {
-    const read = readOptions(LOGIN_OPTIONS, argv, env, LOGIN_COMMAND);
-    return { args: validateOptions(schemaOf(LOGIN_OPTIONS), read, LOGIN_COMMAND), rest: [] };
-  },
+  args: (argv, env) => ({ args: readOptions(LOGIN_OPTIONS, argv, env, LOGIN_COMMAND), rest: [] }),
+  helpRead: (read) => read.help,
 });
 
 /** The opening of `login`, `logout` and `auth status`: their options, or undefined when --help was printed. */
 export function readLoginOptions(name: string, argv: string[], env: NodeJS.ProcessEnv): LoginOptions | undefined {
-  return openCommand(loginCommand(name), argv, env)?.args;
+  const read = openCommand(loginCommand(name), argv, env)?.args;
+  return read && validateOptions(schemaOf(LOGIN_OPTIONS), read, LOGIN_COMMAND);
 }
 
 /** Where the login of the account the options name is kept; a usage error without the account. */
