@@ -5,7 +5,7 @@ export const EXPORT_KINDS = ['user-activity', 'credits', 'cost'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
 /** A cell: text as stored (exact decimals), a count, or nothing. */
-export type Cell = string | number | null;
+export type ExportCell = string | number | null;
 /** 'text' columns are strings (decimals among them, exact); 'count' columns are whole numbers (INT64 in Parquet). */
 export type ColumnType = 'text' | 'count';
 export interface Column {
@@ -25,7 +25,7 @@ export interface Masks {
 export interface ExportShape {
   dataset: string;
   columns: readonly Column[];
-  cells(date: string, record: Row, masks: Masks): Cell[];
+  cells(date: string, record: Row, masks: Masks): ExportCell[];
 }
 
 const IDENTITY: Column[] = [
@@ -36,9 +36,9 @@ const IDENTITY: Column[] = [
 
 const text = (v: unknown): string | null => (v === undefined || v === null ? null : String(v));
 /** A count as stored: a JSON number, or a string past 2^53-1, kept exact. */
-const count = (v: unknown): Cell => (typeof v === 'number' || typeof v === 'string' ? v : null);
+const count = (v: unknown): ExportCell => (typeof v === 'number' || typeof v === 'string' ? v : null);
 
-function identity(date: string, who: Row | undefined, masks: Masks): Cell[] {
+function identity(date: string, who: Row | undefined, masks: Masks): ExportCell[] {
   const email = who && typeof who.user_email === 'string' ? masks.email(who.user_email) : null;
   const account = who && typeof who.service_account_name === 'string' ? masks.text(who.service_account_name) : null;
   return [date, email, account];

@@ -1,12 +1,12 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { ByteWriter, ParquetWriter } from 'hyparquet-writer';
-import type { Cell, Column } from './columns.js';
+import type { ExportCell, Column } from './columns.js';
 import { csvHeader, csvLine } from './csv.js';
 
 /** Where the rows go, one by one; `end` finishes the file. */
 export interface ExportSink {
-  row(cells: readonly Cell[]): Promise<void> | void;
+  row(cells: readonly ExportCell[]): Promise<void> | void;
   end(): Promise<void>;
 }
 

@@ -5,7 +5,14 @@ import { UserInputError } from '../errors.js';
 import { formatDay, parseIsoDay } from '../util/utc-date.js';
 import type { ListReader } from '../upstream/listing/list-all.js';
 import { activePeriods, heldDay, seenBefore } from './adoption-history.js';
-import { cohorts, periodOf, periodsOver, syncFor, type Granularity, type PeriodFigures } from './adoption-periods.js';
+import {
+  cohorts,
+  periodOf,
+  periodsOver,
+  syncFor,
+  type AdoptionGranularity,
+  type PeriodFigures,
+} from './adoption-periods.js';
 
 /** Periods counted live at most, without the store: each is a walk of every active person. */
 const LIVE_PERIODS = 8;
@@ -23,7 +30,7 @@ export interface Counts {
 /** Live: active people only; who is new or returning needs the history. */
 export async function livePeriods(
   ctx: ListReader,
-  g: Granularity,
+  g: AdoptionGranularity,
   askedStart: number | undefined,
   end: number,
   freshness: Freshness[],
@@ -61,7 +68,7 @@ export async function livePeriods(
  */
 export async function storedPeriods(
   ctx: ListReader,
-  g: Granularity,
+  g: AdoptionGranularity,
   from: number,
   askedStart: number | undefined,
   end: number,

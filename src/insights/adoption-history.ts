@@ -4,7 +4,7 @@ import type { Digest } from '../upstream/history-port.js';
 import { dau } from '../upstream/endpoints/dau.js';
 import { userActivity } from '../upstream/endpoints/user-activity.js';
 import { listAll, type ListReader } from '../upstream/listing/list-all.js';
-import { periodOf, type ActivePeriod, type Granularity } from './adoption-periods.js';
+import { periodOf, type ActivePeriod, type AdoptionGranularity } from './adoption-periods.js';
 import { People, union, type Bits } from './people-bits.js';
 
 /** Days before the latest complete one where the store's daily lists may end (a sync not run yet today). */
@@ -120,7 +120,7 @@ export async function heldDay(ctx: ListReader, d: number): Promise<boolean> {
  * complete day (found by halving). Months: the first calendar month stored whole (a month block, or every
  * day of it), from the store's earliest day on.
  */
-export async function historyStart(ctx: ListReader, granularity: Granularity): Promise<number | null> {
+export async function historyStart(ctx: ListReader, granularity: AdoptionGranularity): Promise<number | null> {
   const { storedFrom, published } = ctx.client.days();
   if (storedFrom === undefined) return null;
   if (granularity === 'month') {

@@ -2,10 +2,10 @@ import type { DayRange } from '../domain/dates.js';
 import { count, minus, unite, type Bits } from './people-bits.js';
 import { dayFromMs, dayToMs, formatDay, weekday } from '../util/utc-date.js';
 
-export type Granularity = 'week' | 'month';
+export type AdoptionGranularity = 'week' | 'month';
 
 /** The calendar period holding a day: its week (Monday to Sunday, UTC) or its month. */
-export function periodOf(day: number, granularity: Granularity): DayRange {
+export function periodOf(day: number, granularity: AdoptionGranularity): DayRange {
   if (granularity === 'month') {
     const d = new Date(dayToMs(day));
     const [y, m] = [d.getUTCFullYear(), d.getUTCMonth()];
@@ -16,7 +16,7 @@ export function periodOf(day: number, granularity: Granularity): DayRange {
 }
 
 /** The whole periods that overlap [start, end], oldest first. */
-export function periodsOver(range: DayRange, granularity: Granularity): DayRange[] {
+export function periodsOver(range: DayRange, granularity: AdoptionGranularity): DayRange[] {
   const out: DayRange[] = [];
   for (let p = periodOf(range.start, granularity); p.start <= range.end; p = periodOf(p.end + 1, granularity))
     out.push(p);
@@ -88,14 +88,14 @@ export function cohorts(
  * out, everyone active only then would be "new" in the next period. Only when no period is whole is a part
  * reported.
  */
-export function counted(stored: number | null, g: Granularity, end: number): number | null {
+export function counted(stored: number | null, g: AdoptionGranularity, end: number): number | null {
   if (stored === null) return null;
   const period = periodOf(stored, g);
   return period.start === stored || period.end >= end ? stored : period.end + 1;
 }
 
 /** The sync that makes the periods from `from` on answerable from the store. */
-export function syncFor(granularity: Granularity, from: number, published: number): string {
+export function syncFor(granularity: AdoptionGranularity, from: number, published: number): string {
   if (granularity === 'week') return `org-analytics-mcp sync --history-days ${published - from + 1}`;
   let months = 0;
   for (let m = periodOf(published, 'month'); m.start > from; m = periodOf(m.start - 1, 'month')) months++;

@@ -10,7 +10,7 @@ import { answerFreshness } from '../shared/complete-days.js';
 import { date } from '../shared/inputs.js';
 import { livePeriods, storedPeriods } from '../../insights/adoption-counts.js';
 import { historyStart } from '../../insights/adoption-history.js';
-import { counted, type Granularity } from '../../insights/adoption-periods.js';
+import { counted, type AdoptionGranularity } from '../../insights/adoption-periods.js';
 
 const DEFINED =
   "new: first active since history_from (stored days before the first whole period count as seen); returning: active, seen before, not active in the previous period; retained: of the previous period's new people, those active in this one (not after history begins).";
@@ -58,7 +58,7 @@ export const getAdoption = defineTool({
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
-    const g: Granularity = args.granularity;
+    const g: AdoptionGranularity = args.granularity;
     const days = ctx.client.days();
     const { published } = days;
     const askedStart = day(args.start_date, 'start_date');
