@@ -14,7 +14,7 @@ export interface Amount {
 }
 
 export const SERIES = ['active', 'new', 'returning', 'retained'] as const;
-export type Series = (typeof SERIES)[number];
+export type AdoptionSeries = (typeof SERIES)[number];
 
 export interface AdoptionPeriod {
   label: string;
@@ -23,7 +23,7 @@ export interface AdoptionPeriod {
   partial: boolean;
   historyBegins: boolean;
   /** null: the answer does not know it (returning and retained before there is a period to compare with). */
-  counts: Record<Series, Amount | null>;
+  counts: Record<AdoptionSeries, Amount | null>;
 }
 
 /** How a count the answer leaves unknown (null) is shown. */
@@ -74,7 +74,7 @@ export function adoptionOf(periods: unknown[]): AdoptionChart | undefined {
         at: dayNumber(String(r.start_date)),
         partial: r.partial === true,
         historyBegins: r.history_begins === true,
-        counts: Object.fromEntries(SERIES.map((s) => [s, amountOf(r[s])])) as Record<Series, Amount | null>,
+        counts: Object.fromEntries(SERIES.map((s) => [s, amountOf(r[s])])) as Record<AdoptionSeries, Amount | null>,
       };
     })
     .sort((a, b) => a.at - b.at);
