@@ -43,12 +43,8 @@ function takeWarmList(argv: string[], env: NodeJS.ProcessEnv): { args: WarmItem[
 
 const WARM = { name: NAME, help: WARM_HELP, args: takeWarmList } satisfies OneShot<WarmItem[]>;
 
-/** `org-analytics-mcp warm`: one warm-up, then the exit code (usage errors throw UsageError: exit 2). */
-export async function runWarmCommand(
-  argv: string[],
-  env: NodeJS.ProcessEnv,
-  write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
-): Promise<number> {
+/** `org-analytics-mcp warm`: one warm-up, then the exit code (usage errors throw UsageError: exit 2); lines to stderr. */
+export async function runWarmCommand(argv: string[], env: NodeJS.ProcessEnv, write?: (line: string) => void) {
   return runOneShot(WARM, argv, env, warm, { write });
 }
 
