@@ -46,6 +46,8 @@ describe('two server processes on one login', () => {
     const store = new LoginStore(accountOf(sim), 'file', home.env);
     const first = await browserlessLogin(sim, ['read'], store);
     await new Promise((r) => setTimeout(r, 2_100));
+    // The refreshed token lives an hour: on a busy machine a 2 s one could expire again before both answer.
+    sim.oauth.setAccessTokenTtl(3600);
     const [a, b] = await Promise.all([server(), server()]);
     try {
       const ask = (c: Client) => c.callTool({ name: 'get_budget_overrides', arguments: {} });
