@@ -4,7 +4,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { configSchema } from '../../src/config/config.js';
 import { ROLLUPS, rollupDataset } from '../../src/history/store/derived/cost-rollups.js';
 import { datasetById } from '../../src/history/store/datasets.js';
-import { digestId } from '../../src/history/store/derived/digests.js';
+import { digestId } from '../../src/history/store/block-ids.js';
 import { lastStorableDay } from '../../src/history/store/store-rules.js';
 import { syncOnce } from '../../src/history/sync/sync-run.js';
 import { formatDay } from '../../src/util/utc-date.js';

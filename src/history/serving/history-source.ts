@@ -14,7 +14,8 @@ import type { Block, HistoryStore, NewBlock } from '../store/history-store.js';
 import { blockExpiry, isWholeMonth, lastStorableDay } from '../store/store-rules.js';
 import { sourcesOf, type Source } from './serving.js';
 import { rollupSums } from '../store/derived/cost-rollups.js';
-import { digestId, digestSources, readDigest } from '../store/derived/digests.js';
+import { digestId } from '../store/block-ids.js';
+import { digestSources, readDigest } from '../store/derived/digests.js';
 
 type Row = Record<string, unknown>;
 

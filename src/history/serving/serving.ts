@@ -1,4 +1,5 @@
 import type { CostQuery } from '../../upstream/endpoints/cost-analytics.js';
+import { rangeId, rollupId } from '../store/block-ids.js';
 import { answersAsIs, costProjection, rollupDataset, rollupsFor } from '../store/derived/cost-rollups.js';
 import { datasetById, type Dataset } from '../store/datasets.js';
 import { spanOf } from '../store/derived/spans.js';
@@ -58,7 +59,7 @@ export function sourcesOf(listingName: string, params: Row): Source[] | null {
         plain('user-activity-months'),
         ...spans('user-activity', same),
         plain('user-activity'),
-        ...ranges('range:user-activity', same),
+        ...ranges(rangeId('user-activity'), same),
       ];
     case 'credit-usage-by-user': {
       const model = params.by_model === true ? [] : ['model_name'];
@@ -70,7 +71,7 @@ export function sourcesOf(listingName: string, params: Row): Source[] | null {
         ...spans(days.dataset.id, without(...model)),
         { dataset: days.dataset, project: without('date', ...model) },
         // Kept per identity only: it answers the question without models.
-        ...(params.by_model === true ? [] : ranges('range:credits-by-user', same)),
+        ...(params.by_model === true ? [] : ranges(rangeId('credits-by-user'), same)),
       ];
     }
     case 'cost-analytics': {
@@ -87,13 +88,13 @@ export function sourcesOf(listingName: string, params: Row): Source[] | null {
       };
       if (byDay) return [...rollup('cost-by-day'), days];
       // Cost by user over the range: it answers what the rollup by user would (the same rows, summed by the upstream).
-      const byUser = rollupsFor(query, 'cost-by-day').find((r) => r.id === 'cost-by-day-by-user');
+      const byUser = rollupsFor(query, 'cost-by-day').find((r) => r.id === rollupId('cost-by-day', 'user'));
       return [
         ...rollup('cost-total-months', true),
         { dataset: datasetById('cost-total-months'), project },
         ...rollup('cost-by-day', true),
         days,
-        ...(byUser ? ranges('range:cost-by-user', answersAsIs(byUser, query) ? same : project) : []),
+        ...(byUser ? ranges(rangeId('cost-by-user'), answersAsIs(byUser, query) ? same : project) : []),
       ];
     }
     default:

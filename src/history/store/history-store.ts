@@ -7,7 +7,6 @@ import {
   DIGESTED,
   PeopleIndex,
   digestBody,
-  digestId,
   digestShare,
   digestSums,
   storeDigest,
@@ -15,8 +14,8 @@ import {
 } from './derived/digests.js';
 import { passesFor, shareOf } from './derived/passes.js';
 import { dropSpans } from './derived/spans.js';
+import { digestId, stagingId } from './block-ids.js';
 import {
-  STAGING,
   batchStaged,
   clear,
   insertBlock,
@@ -134,13 +133,13 @@ export class HistoryStore {
   async stage(dataset: string, rows: ReadonlyArray<{ start: number; end: number; item: unknown }>, seq: number) {
     await insertValues(
       this.db,
-      rows.map((r, i) => rowValues(STAGING + dataset, r, r.item, seq + i)),
+      rows.map((r, i) => rowValues(stagingId(dataset), r, r.item, seq + i)),
     );
   }
 
   /** Drops what a fetch of the dataset staged and did not commit (a failed or killed one), its rollups' too. */
   async unstage(dataset: string, db: Db = this.db): Promise<void> {
-    const staged = [dataset, ...rollupsOf(dataset).map((r) => r.id)].map((id) => STAGING + id);
+    const staged = [dataset, ...rollupsOf(dataset).map((r) => r.id)].map(stagingId);
     await db.deleteFrom('history_rows').where('dataset', 'in', staged).execute();
   }
 
@@ -154,7 +153,7 @@ export class HistoryStore {
     for (const b of blocks) derived.push(await blockSums(this.db, this.people, b));
     // Staged rows are one record each; a block's are packed batches of them, in the same order.
     const rename = (tx: Db, from: string, to: string, b: { start: number; end: number }) =>
-      batchStaged(tx, { ...b, dataset: STAGING + from }, { ...b, dataset: to });
+      batchStaged(tx, { ...b, dataset: stagingId(from) }, { ...b, dataset: to });
     await this.db.transaction().execute(async (tx) => {
       for (const [i, b] of blocks.entries()) {
         await clear(tx, b);

@@ -4,6 +4,7 @@ import type { Days } from '../../domain/published-days.js';
 import { costAnalytics } from '../../upstream/endpoints/cost-analytics.js';
 import { creditUsageByUser } from '../../upstream/endpoints/credit-usage-by-user.js';
 import { userActivity } from '../../upstream/endpoints/user-activity.js';
+import { rangeId, rollupId, spanId } from './block-ids.js';
 import type { Dataset } from './datasets.js';
 import type { HistoryStore } from './history-store.js';
 import { clear } from './store-rows.js';
@@ -31,7 +32,7 @@ export interface RangeDataset extends Dataset {
 export const RANGE_WINDOWS: readonly NamedRange[] = ['last_7_days', 'last_30_days', 'last_90_days'];
 
 const range = (id: string, fields: Omit<RangeDataset, 'id' | 'grain' | 'per' | 'identities'>): RangeDataset => ({
-  id: `range:${id}`,
+  id: rangeId(id),
   grain: 'day',
   per: 'range',
   identities: true,
@@ -39,13 +40,13 @@ const range = (id: string, fields: Omit<RangeDataset, 'id' | 'grain' | 'per' | '
 });
 
 export const RANGES: readonly RangeDataset[] = [
-  range('user-activity', { listing: userActivity, args: {}, days: 'user-activity', span: 'span:user-activity' }),
+  range('user-activity', { listing: userActivity, args: {}, days: 'user-activity', span: spanId('user-activity') }),
   // Per identity, as the credit question is asked by default (no day, no model): the fewest pages.
   range('credits-by-user', {
     listing: creditUsageByUser,
     args: { by_date: false, by_model: false },
     days: 'credits-by-date-model',
-    span: 'span:credits-by-date-model',
+    span: spanId('credits-by-date-model'),
   }),
   range('cost-by-user', {
     listing: costAnalytics,
@@ -54,7 +55,7 @@ export const RANGES: readonly RangeDataset[] = [
       granularity: 'COST_ANALYTICS_TIME_GRANULARITY_TOTAL',
     },
     days: 'cost-by-day',
-    span: 'span:cost-by-day-by-user',
+    span: spanId(rollupId('cost-by-day', 'user')),
   }),
 ];
 

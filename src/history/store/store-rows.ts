@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { HistoryTables } from './store-tables.js';
 import { isPacked, packRecords, unpackRecords } from '../../util/packed-json.js';
+import { kindOf } from './block-ids.js';
 
 /** The rows of stored blocks as SQL: written, read, and read back a part at a time. */
 
@@ -17,9 +18,6 @@ export function identityOf(row: Row): string | null {
   if (info && typeof info === 'object') return identityOf(info as Row);
   return null;
 }
-
-/** The prefix of the dataset names rows are staged under until a transaction makes them a block's: no reader asks for them. */
-export const STAGING = 'staging:';
 
 /** Rows per INSERT: within SQLite's 32,766 and PostgreSQL's 65,535 bound parameters at 6 columns a row. */
 export const CHUNK = 2000;
@@ -64,7 +62,7 @@ export async function clear(db: Db, b: Span): Promise<void> {
  * unparsed; so are the blocks of stores written before the batches, which are read as they are.
  */
 export const BATCH = 500;
-const batched = (dataset: string) => !dataset.startsWith(STAGING);
+const batched = (dataset: string) => kindOf(dataset) !== 'staging';
 
 /** The stored row of a batch of a block's records, packed, at `seq`. */
 const packedRow = (at: Span, records: readonly Row[], seq: number) => ({
@@ -143,7 +141,7 @@ export async function readRecords(
   for (let after = -1; ;) {
     const part = await rowsAfter(db, b, after, options.limit ?? (batches ? Math.ceil(CHUNK / BATCH) : CHUNK));
     if (part.length === 0) return next;
-    if (after === -1) batches = isPacked(part[0]!.body) || b.dataset.startsWith('span:');
+    if (after === -1) batches = isPacked(part[0]!.body) || kindOf(b.dataset) === 'span';
     after = Number(part.at(-1)!.seq);
     let records: Positioned[];
     if (batches) {

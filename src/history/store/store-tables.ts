@@ -13,6 +13,12 @@ export interface HistoryTables {
    * page of it is in, written in the same transaction as its rows.
    */
   history_blocks: {
+    /**
+     * Whose block it is. One column, six kinds of id, made and told apart in block-ids.ts only: a dataset
+     * the sync fetches (`cost-by-day`), a cost rollup (`cost-by-day-by-user`), spans (`span:…`), digests
+     * (`digest:…`), range blocks (`range:…`), and rows staged before their transaction (`staging:…`, in
+     * history_rows only).
+     */
     dataset: string;
     start_day: number;
     end_day: number;
@@ -25,6 +31,7 @@ export interface HistoryTables {
     expires_at: ColumnType<number | null, number | null, number | null>;
   };
   history_rows: {
+    /** The block's id (see history_blocks.dataset), or a `staging:…` id: rows no block lists yet. */
     dataset: string;
     start_day: number;
     end_day: number;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { HistoryTables } from '../store-tables.js';
-import { STAGING, insertPositioned, readRecords } from '../store-rows.js';
+import { stagingId } from '../block-ids.js';
+import { insertPositioned, readRecords } from '../store-rows.js';
 import { perIdentity, rollupSums, rollupsOf, type Rollup } from './cost-rollups.js';
 import {
   DIGESTED,
@@ -40,11 +41,11 @@ export async function blockSums(
   people: PeopleIndex,
   b: { dataset: string; start: number; end: number; rows: number },
 ) {
-  const staged = { ...b, dataset: STAGING + b.dataset };
+  const staged = { ...b, dataset: stagingId(b.dataset) };
   const rollups = new Map<string, number>();
   const stageRollups = async (sums: ReturnType<typeof rollupSums>) => {
     for (const r of sums.rows()) {
-      await insertPositioned(db, { ...b, dataset: STAGING + r.id }, r.rows);
+      await insertPositioned(db, { ...b, dataset: stagingId(r.id) }, r.rows);
       rollups.set(r.id, (rollups.get(r.id) ?? 0) + r.rows.length);
     }
   };

@@ -1,5 +1,6 @@
 import type { GroupByKey } from '../../../contract/enums.js';
 import { addCostMetrics, type CostPoint, type CostQuery } from '../../../upstream/endpoints/cost-analytics.js';
+import { ROLLUP_SHAPES, rollupId, type RollupShape } from '../block-ids.js';
 import { datasetById, type Dataset } from '../datasets.js';
 
 type Row = Record<string, unknown>;
@@ -82,15 +83,16 @@ export interface Rollup {
   keys: GroupByKey[];
 }
 
-const SHAPES: Array<[string, GroupByKey[]]> = [
-  ['total', []],
-  ['resource', ['COST_ANALYTICS_GROUP_BY_RESOURCE']],
-  ['user', ['COST_ANALYTICS_GROUP_BY_USER']],
-];
+/** The group-by keys of each shape (block-ids.ts lists the shapes, smallest first). */
+const SHAPES: Record<RollupShape, GroupByKey[]> = {
+  total: [],
+  resource: ['COST_ANALYTICS_GROUP_BY_RESOURCE'],
+  user: ['COST_ANALYTICS_GROUP_BY_USER'],
+};
 
 /** Smallest first: the first that holds what a question needs is the one read. */
 export const ROLLUPS: readonly Rollup[] = (['cost-by-day', 'cost-total-months'] as const).flatMap((from) =>
-  SHAPES.map(([name, keys]) => ({ id: `${from}-by-${name}`, from, keys })),
+  ROLLUP_SHAPES.map((shape) => ({ id: rollupId(from, shape), from, keys: SHAPES[shape] })),
 );
 
 const fieldsOf = (keys: readonly string[]) => new Set(keys.flatMap((k) => KEY_FIELDS[k] ?? []));

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { DigestName } from '../../../upstream/history-port.js';
 import type { HistoryTables } from '../store-tables.js';
 import { clear, identityOf } from '../store-rows.js';
+import { digestId } from '../block-ids.js';
 
 /**
  * Digests: per stored block, one row of what the insights tools read of it, summed per identity and written in
@@ -37,8 +38,6 @@ const SPECS: Record<string, Spec> = {
   'cost-total-months': billed,
   'cost-by-day': billed,
 };
-
-export const digestId = (dataset: string) => `digest:${dataset}`;
 
 /** The datasets whose blocks have digests. */
 export const DIGESTED = Object.keys(SPECS);

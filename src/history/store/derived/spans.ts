@@ -5,7 +5,8 @@ import { mergeCreditUsage } from '../../../upstream/endpoints/credit-usage-by-us
 import { mergeUserActivity } from '../../../upstream/endpoints/user-activity.js';
 import { formatDay } from '../../../util/utc-date.js';
 import { datasetById, type Dataset } from '../datasets.js';
-import { STAGING, batchStaged, clear, insertBlock, insertPositioned, insertRows, readRecords } from '../store-rows.js';
+import { spanId, stagingId } from '../block-ids.js';
+import { batchStaged, clear, insertBlock, insertPositioned, insertRows, readRecords } from '../store-rows.js';
 import { passesFor, shareOf } from './passes.js';
 import type { HistoryTables } from '../store-tables.js';
 import { ROLLUPS, perIdentity, rollupDataset } from './cost-rollups.js';
@@ -63,7 +64,7 @@ const DAY_LEVELS = [2, 4, 8, 16, 32, 64, 128];
 const MONTH_LEVELS = [2, 4, 8, 16];
 
 const kind = (from: Dataset, unit: Unit, merge: SpanKind['merge'], perIdentity = true): SpanKind => ({
-  id: `span:${from.id}`,
+  id: spanId(from.id),
   from,
   unit,
   levels: unit === 'day' ? DAY_LEVELS : MONTH_LEVELS,
@@ -173,7 +174,7 @@ export interface Part {
 export async function writeSpan(db: Db, k: SpanKind, parts: readonly Part[]): Promise<boolean> {
   const span = { start: parts[0]!.start, end: parts.at(-1)!.end };
   const at = { dataset: k.id, ...span };
-  const staged = { dataset: STAGING + k.id, ...span };
+  const staged = { dataset: stagingId(k.id), ...span };
   const passes = k.perIdentity ? passesFor(parts.reduce((n, p) => n + p.rows, 0)) : 1;
   // The running sums of a share and one part of a block at a time: merges are associative.
   const sumShare = async (keep?: (identity: string | null) => boolean) => {
