@@ -73,7 +73,10 @@ export class HistoryStore {
     readonly sessionLock?: (name: string) => Promise<SessionLock | null>,
   ) {}
 
-  /** The blocks of a dataset that overlap [start, end], oldest first; expired ones left out unless asked. */
+  /**
+   * The blocks of a dataset that overlap [start, end], oldest first, and the shorter first of those starting on one
+   * day (a run and the longer runs over it): one order on SQLite and PostgreSQL alike. Expired ones left out unless asked.
+   */
   async blocks(dataset: string, start: number, end: number, now?: number): Promise<Block[]> {
     const rows = await this.db
       .selectFrom('history_blocks')
@@ -82,6 +85,7 @@ export class HistoryStore {
       .where('start_day', '<=', end)
       .where('end_day', '>=', start)
       .orderBy('start_day')
+      .orderBy('end_day')
       .execute();
     return rows
       .map((r) => ({
