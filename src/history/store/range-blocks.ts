@@ -65,10 +65,6 @@ export function rangeById(id: string): RangeDataset {
   return found;
 }
 
-/** The trailing windows of a range dataset, by its listing's date rules (credit usage's end today). */
-export const windowsOf = (dataset: RangeDataset, days: Days): DayRange[] =>
-  RANGE_WINDOWS.map((name) => resolveNamedRange(name, dataset.listing.dates.rules, days));
-
 /**
  * The range blocks a sync fetches, shortest window first: each window that lies within the days the sync keeps
  * (`from`: the first day it keeps of the dataset), that no unexpired range block holds, and whose days the store
@@ -82,9 +78,10 @@ export async function rangeTasks(
   from: (dataset: Dataset) => number,
 ): Promise<Array<{ dataset: RangeDataset; days: DayRange }>> {
   const tasks: Array<{ dataset: RangeDataset; days: DayRange }> = [];
-  for (const [i] of RANGE_WINDOWS.entries())
+  for (const name of RANGE_WINDOWS)
     for (const dataset of RANGES) {
-      const window = windowsOf(dataset, days)[i]!;
+      // By the listing's own date rules: credit usage's windows end today.
+      const window = resolveNamedRange(name, dataset.listing.dates.rules, days);
       if (window.start < from(dataset)) continue;
       const held = await store.blocks(dataset.id, window.start, window.end, now);
       if (held.some((b) => b.start === window.start && b.end === window.end)) continue;
@@ -93,9 +90,7 @@ export async function rangeTasks(
       const stored = new Set(
         (await store.blocks(dataset.days, window.start, older)).filter((b) => b.start === b.end).map((b) => b.start),
       );
-      let lacking = false;
-      for (let d = window.start; d <= older && !lacking; d++) lacking = !stored.has(d);
-      if (lacking) tasks.push({ dataset, days: window });
+      if (stored.size < older - window.start + 1) tasks.push({ dataset, days: window });
     }
   return tasks;
 }
