@@ -8,9 +8,10 @@ const LAYERS = [
     'contract, domain and util',
     ['contract/', 'domain/', 'util/', 'config/', 'format/', 'errors.ts', 'logger.ts', 'version.ts'],
   ],
-  // The analytics API: its client, the credentials it signs in with (login), what may leave about people (privacy),
-  // and the simulator that stands in for it (which imports none of this layer: see simulator-stands-alone).
-  ['upstream', ['upstream/', 'login/', 'privacy/', 'simulator/']],
+  // The sources of data: the analytics API (its client, the credentials it signs in with: login), the organization's
+  // directory (teams and cost centers, from a file or SCIM), what may leave about people (privacy), and the simulator
+  // that stands in for the API (which imports none of this layer: see simulator-stands-alone).
+  ['upstream', ['upstream/', 'directory/', 'login/', 'privacy/', 'simulator/']],
   // The store: keeping (store/), filling (sync/) and answering from it (serving/); the export reads it out.
   ['history', ['history/', 'export/']],
   ['insights', ['insights/']],
