@@ -4,6 +4,7 @@ import { FAULT_KINDS } from './http/faults.js';
 import { bearerOf } from './http/credentials.js';
 import { sendJson, type SimulatorContext } from './http/http-handler.js';
 import { parseJsonBody, readBodyText } from './http/params.js';
+import { orgChartCsv } from './data/org-chart-csv.js';
 
 export const CONTROL_PREFIX = '/__sim/';
 
@@ -110,6 +111,9 @@ export async function handleControl(
       case 'DELETE faults':
         sim.faults.clear();
         return sendJson(res, 200, { ok: true });
+      case 'GET directory':
+        res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8' });
+        return void res.end(orgChartCsv(sim.state.orgChart()));
       case 'GET settings':
         return sendJson(res, 200, currentSettings(sim));
       case 'POST settings':

@@ -3,6 +3,7 @@ import { optionsHelp } from '../config/cli-help.js';
 import { readOptions, schemaOf, validateOptions } from '../config/cli-options.js';
 import { SIMULATOR_COMMAND_OPTIONS } from './command-options.js';
 import { startSimulator } from './index.js';
+import { chartCommand } from './chart-command.js';
 
 const COMMAND = 'org-analytics-mcp simulator';
 
@@ -22,7 +23,13 @@ export async function runSimulatorCommand(
 ): Promise<void> {
   const read = readOptions(SIMULATOR_COMMAND_OPTIONS, argv, env, COMMAND);
   if (read.help) return out(SIMULATOR_HELP);
-  const { oauthAutoApprove, accessTokenTtlS, ...options } = validateOptions(commandSchema, read, COMMAND);
+  const { oauthAutoApprove, accessTokenTtlS, writeDirectory, scimPush, scimTokenEnv, ...options } = validateOptions(
+    commandSchema,
+    read,
+    COMMAND,
+  );
+  if (writeDirectory !== undefined || scimPush !== undefined)
+    return chartCommand({ ...options, writeDirectory, scimPush, scimTokenEnv }, out, env);
   const token = options.token ?? `sim-${randomBytes(12).toString('hex')}`;
   const sim = await startSimulator({
     ...options,

@@ -1,6 +1,7 @@
 import type { BillingPlan } from '../contract/enums.js';
 import { dayFromMs } from '../util/utc-date.js';
 import { DayStore, type DayData } from './data/activity.js';
+import { generateOrgChart, type OrgChart } from './data/org-chart.js';
 import { generateChangelog, type ChangelogEntry } from './data/changelog-data.js';
 import type { SimClock } from './clock.js';
 import { generateOrganization, type Organization } from './data/organization.js';
@@ -29,6 +30,7 @@ export class SimState {
   readonly results = new ResultCache();
   readonly changelog: ChangelogEntry[];
   changelogUnavailable = false;
+  private chart?: OrgChart;
 
   constructor(
     readonly clock: SimClock,
@@ -39,6 +41,11 @@ export class SimState {
     this.days = new DayStore(this.org);
     this.overrides = new OverrideStore(this.org, options.plan);
     this.changelog = generateChangelog(options.seed, anchorDay);
+  }
+
+  /** The organization's chart (teams, cost centers, moves), drawn once on first use. */
+  orgChart(): OrgChart {
+    return (this.chart ??= generateOrgChart(this.org));
   }
 
   /**

@@ -29,6 +29,9 @@ const SAMPLES: Record<Key, [string, unknown, string]> = {
   now: ['2026-03-01T12:00:00Z', '2026-03-01T12:00:00Z', '2026-04-01T12:00:00Z'],
   oauthAutoApprove: ['on', true, 'off'],
   accessTokenTtlS: ['60', 60, '120'],
+  writeDirectory: ['/tmp/org.csv', '/tmp/org.csv', '/tmp/other.csv'],
+  scimPush: ['http://127.0.0.1:1/scim/v2', 'http://127.0.0.1:1/scim/v2', 'https://example.com/scim/v2'],
+  scimTokenEnv: ['MY_SCIM', 'MY_SCIM', 'OTHER_SCIM'],
 };
 /** A bare switch takes no value on the command line: giving it turns it on. */
 const flagArgs = (option: Option, text: string) =>
