@@ -15,6 +15,9 @@ import {
 import { passesFor, shareOf } from './derived/passes.js';
 import { dropSpans } from './derived/spans.js';
 import { digestId, stagingId } from './block-ids.js';
+import type { DirectoryRow, DirectorySnapshot } from '../../directory/directory-row.js';
+import { recordDirectory, type RecordedChange } from './directory/memberships.js';
+import { directorySince, membershipRows } from './directory/membership-rows.js';
 import {
   batchStaged,
   clear,
@@ -235,6 +238,21 @@ export class HistoryStore {
     const first = row?.first === null || row?.first === undefined ? undefined : Number(row.first);
     if (first !== undefined && (this.earliest === undefined || first < this.earliest)) this.earliest = first;
     return this.earliest;
+  }
+
+  /** Keeps a version of the organization's directory, dated day by day (directory/memberships.ts). */
+  recordDirectory(snapshot: DirectorySnapshot, today: number): Promise<RecordedChange> {
+    return recordDirectory(this.db, snapshot, today);
+  }
+
+  /** The directory's rows that hold on some day of [start, end], with the days they hold between. */
+  membershipRows(start: number, end: number): Promise<DirectoryRow[]> {
+    return membershipRows(this.db, start, end);
+  }
+
+  /** Whether a directory was recorded, and from which day it holds (null: since always). */
+  directorySince() {
+    return directorySince(this.db);
   }
 
   async close(): Promise<void> {

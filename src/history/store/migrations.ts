@@ -57,6 +57,28 @@ const MIGRATIONS: Array<(db: Db, engine: Engine) => Promise<void>> = [
       .addColumn('name', 'text', (c) => c.notNull())
       .execute();
   },
+  // The organization's directory, kept day by day (see directory/memberships.ts).
+  async (db, engine) => {
+    await db.schema
+      .createTable('directory_memberships')
+      .ifNotExists()
+      .addColumn('id', engine === 'postgres' ? 'serial' : 'integer', (c) => c.primaryKey())
+      .addColumn('identity', 'text', (c) => c.notNull())
+      .addColumn('team', 'text', (c) => c.notNull())
+      .addColumn('is_primary', 'integer', (c) => c.notNull())
+      .addColumn('attributes', 'text', (c) => c.notNull())
+      .addColumn('from_day', 'integer')
+      .addColumn('to_day', 'integer')
+      .addColumn('dated', 'integer', (c) => c.notNull())
+      .addColumn('recorded_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('directory_memberships_identity')
+      .ifNotExists()
+      .on('directory_memberships')
+      .columns(['identity', 'to_day'])
+      .execute();
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

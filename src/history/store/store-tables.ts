@@ -42,6 +42,23 @@ export interface HistoryTables {
   };
   /** Identities numbered once per store (`u:<email lowercased>` or `s:<name>`), with the name as first written. */
   history_people: { id: ColumnType<number, number | undefined, never>; identity: string; name: string };
+  /**
+   * The organization's directory, day by day: one identity in one team (`/`-joined path, '' for none) from
+   * `from_day` to `to_day` inclusive (null: since always / still). `dated`: the source gave the dates (an HR export
+   * with effective dates); otherwise the store dated the change on the day it first saw it.
+   */
+  directory_memberships: {
+    id: ColumnType<number, number | undefined, never>;
+    identity: string;
+    team: string;
+    is_primary: number;
+    /** The attributes as JSON text, keys sorted. */
+    attributes: string;
+    from_day: number | null;
+    to_day: number | null;
+    dated: number;
+    recorded_at: string;
+  };
   /** One row per store: who syncs now (a syncer takes it over when the holder is gone). */
   history_lock: { name: string; holder: string; host: string; pid: number; beat_at: number };
 }
