@@ -20,7 +20,7 @@ const LAYERS = [
   ['mcp', ['mcp/', 'auth/', 'ui/']],
   // What runs the server or a one-shot command: the transports, the commands, the runtime they build and the
   // warm-up/sync scheduler.
-  ['transports and commands', ['transports/', 'commands/', 'runtime/', 'warm/']],
+  ['transports and commands', ['transports/', 'scim/', 'commands/', 'runtime/', 'warm/']],
   ['cli', ['cli.ts', 'main.ts']],
 ];
 
