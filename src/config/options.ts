@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { oneOf, wholeNumber, type Option } from './cli-options.js';
 import { HTTP_OPTIONS } from './options-http.js';
 import { HISTORY_OPTIONS } from './options-history.js';
+import { DIRECTORY_OPTIONS } from './options-directory.js';
 import { TOOL_OPTIONS } from './options-tools.js';
 import { DEFAULT_REFRESH_HOUR_UTC } from '../domain/published-days.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/limits.js';
@@ -270,5 +271,6 @@ export const SERVER_OPTIONS = {
     help: 'serve against the embedded simulator: no token or URL needed',
   },
   ...HISTORY_OPTIONS,
+  ...DIRECTORY_OPTIONS,
   ...HTTP_OPTIONS,
 } as const satisfies Record<string, Option>;
