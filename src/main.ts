@@ -113,7 +113,9 @@ export async function startHttp(runtime: Runtime, tenants?: Map<string, Runtime>
   const { serveHttp } = await import('./transports/http.js');
   const { ANOMALIES_URI, onAnomalies } = await import('./insights/anomaly-feed.js');
   const runtimeOf = (caller: Caller | undefined) => (tenants && caller ? tenants.get(caller.tenant ?? '') : runtime);
-  return serveHttp(
+  const { scimFor } = await import('./scim/scim-runtimes.js');
+  const scim = scimFor(tenants ?? new Map([['', runtime]]), process.env);
+  const serving = await serveHttp(
     (caller, onlyTool) => createServer(serverDepsFor(runtimeOf(caller)!, caller), onlyTool),
     runtime.config,
     runtime.log,
@@ -132,8 +134,15 @@ export async function startHttp(runtime: Runtime, tenants?: Map<string, Runtime>
           ? `${caller.id} belongs to no tenant: give its token a ${runtime.config.tenantClaim} claim, or its API key a --tenant.`
           : `tenant '${caller.tenant}' is not served here (the tenants file names ${[...tenants.keys()].join(', ')}).`;
       },
+      ...(scim ? { scim } : {}),
     },
   );
+  if (!scim) return serving;
+  return {
+    ...serving,
+    close: () => (scim.close(), serving.close()),
+    drain: (graceMs) => (scim.close(), serving.drain(graceMs)),
+  };
 }
 
 /** What one caller's server is built from: its role decides its tools (see toolInventory), and audit lines name it. */

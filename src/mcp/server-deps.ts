@@ -3,6 +3,7 @@ import type { AuditSink } from '../privacy/audit.js';
 import type { Caller } from '../auth/caller.js';
 import type { LazyHistory } from '../history/serving/runtime-history.js';
 import type { Logger } from '../logger.js';
+import type { OrgDirectory } from '../directory/org-view.js';
 import type { LoginCredential } from '../login/login-credential.js';
 import type { ConversationSignIn } from '../login/sign-in.js';
 import type { Pseudonymizer } from '../privacy/pii.js';
@@ -29,4 +30,6 @@ export interface ServerDeps {
   signIn?: ConversationSignIn;
   /** The history store, opened on first use: anomalies://latest is served from it. */
   history?: LazyHistory;
+  /** The organization's teams and cost centers, when a directory is configured. */
+  org?: OrgDirectory;
 }

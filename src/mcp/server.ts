@@ -47,6 +47,7 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
     audit: deps.audit,
     resolveEmail: (text, signal) => directory.resolve(text, signal),
     confirmKey: deps.confirmKey,
+    org: deps.org,
     redact,
     signIn: deps.signIn,
     caller: deps.caller,

@@ -1,6 +1,7 @@
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 import type { Config } from '../config/config.js';
 import type { Logger } from '../logger.js';
+import type { OrgDirectory } from '../directory/org-view.js';
 import type { AuditSink } from '../privacy/audit.js';
 import type { Pseudonymizer } from '../privacy/pii.js';
 import type { ListingStatus } from '../upstream/listing/background-listings.js';
@@ -19,6 +20,7 @@ export interface ToolContextParts {
   resolveEmail: (text: string, signal: AbortSignal) => Promise<string>;
   /** Signs confirmation state (see ServerDeps.confirmKey). */
   confirmKey?: Uint8Array;
+  org?: OrgDirectory;
 }
 
 /** One tools/call as the SDK hands it over: the server, the tool, its arguments and the request. */
@@ -45,6 +47,7 @@ export function toolContextFor(
     progress,
     resolveEmail: (text) => parts.resolveEmail(text, signal),
     audit: parts.audit,
+    ...(parts.org ? { org: parts.org } : {}),
     confirmation: confirmationFor(call.server, call.request, call.def, parts.config, parts.confirmKey),
   };
 }

@@ -11,6 +11,9 @@ import { resolveCacheDir } from '../upstream/cache/cache-dir.js';
 import { AnalyticsClient } from '../upstream/client.js';
 import type { SharedRedis } from '../upstream/limits/redis-connection.js';
 import { once } from '../util/once.js';
+import { existsSync } from 'node:fs';
+import type { DirectoryState } from '../directory/directory-state.js';
+import type { OrgDirectory } from '../directory/org-view.js';
 
 export interface Runtime {
   config: Config;
@@ -28,6 +31,10 @@ export interface Runtime {
   signIn?: ConversationSignIn;
   /** The history store --history names, opened on first use. */
   history?: LazyHistory;
+  /** The organization's directory (--directory, or SCIM over --http), as the tools read it. */
+  org?: OrgDirectory;
+  /** Where the directory's versions come in: the file's, or SCIM's through `replace`. */
+  orgState?: DirectoryState;
   close(): Promise<void>;
 }
 
@@ -102,11 +109,20 @@ export async function createRuntime(
           { history: config.history, cacheDir, demo: config.demo },
           log,
         );
+  const orgState = config.directory || config.scimTokenEnv ? await directoryState(config, log) : undefined;
+  const org =
+    orgState &&
+    (await import('../history/serving/org-directory.js')).orgDirectory(orgState, history, {
+      minGroupSize: config.minGroupSize,
+      log,
+    });
   return {
     config,
     client,
     log,
     history,
+    org,
+    orgState,
     pii,
     audit: createAuditSink(pii, config.auditLog),
     secrets,
@@ -115,6 +131,7 @@ export async function createRuntime(
     login: login?.credential,
     signIn: login?.signIn,
     close: once(async () => {
+      orgState?.close();
       await client.close();
       await history?.close();
       await login?.close();
@@ -122,6 +139,23 @@ export async function createRuntime(
       await simulator?.close();
     }),
   };
+}
+
+/** The directory in force: the --directory file, read now and again when it changes (SCIM fills it over --http). */
+async function directoryState(config: Config, log: Logger): Promise<DirectoryState> {
+  const { DirectoryState } = await import('../directory/directory-state.js');
+  const state = new DirectoryState(log);
+  const file = config.directory;
+  if (!file) return state;
+  if (!existsSync(file)) throw new ConfigError(`--directory ${file}: no such file; give the path of the directory CSV`);
+  try {
+    state.load(file);
+  } catch (error) {
+    // Said on stderr by load; answers say it too, and a good version of the file is picked up when saved.
+    if (!state.problem) throw error;
+  }
+  state.watch(file);
+  return state;
 }
 
 /** The one Redis connection of this process; an outage is logged once when it starts and once when it ends. */

@@ -11,6 +11,12 @@ const tenantSchema = z.strictObject({
   token_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must name an environment variable, e.g. ACME_API_TOKEN'),
   site_url: z.url().optional(),
   billing_plan: z.enum(['credits', 'usd']).optional(),
+  /** The tenant's own directory file, and the variable holding its own SCIM token (issue 34). */
+  directory: z.string().min(1).optional(),
+  scim_token_env: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must name an environment variable, e.g. ACME_SCIM_TOKEN')
+    .optional(),
 });
 const fileSchema = z
   .record(z.string().min(1), tenantSchema)
@@ -30,7 +36,7 @@ export function tenantConfigs(config: Config, env: NodeJS.ProcessEnv): Map<strin
     const issue = parsed.error.issues[0]!;
     throw new ConfigError(
       `the tenants file ${path} is not valid at ${issue.path.join('.') || 'its top'}: ${issue.message}. ` +
-        'It maps each tenant to { "base_url": "...", "token_env": "NAME_OF_ENV_VAR" }, with optional site_url and billing_plan.',
+        'It maps each tenant to { "base_url": "...", "token_env": "NAME_OF_ENV_VAR" }, with optional site_url, billing_plan, directory and scim_token_env.',
     );
   }
   const configs = new Map<string, Config>();
@@ -45,6 +51,8 @@ export function tenantConfigs(config: Config, env: NodeJS.ProcessEnv): Map<strin
       baseUrl: t.base_url,
       siteUrl: t.site_url,
       billingPlan: t.billing_plan ?? config.billingPlan,
+      directory: t.directory,
+      scimTokenEnv: t.scim_token_env,
     });
   }
   return configs;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { AuditSink } from '../privacy/audit.js';
+import type { OrgDirectory } from '../directory/org-view.js';
 import type { Config } from '../config/config.js';
 import type { Toolset } from '../config/options-tools.js';
 import type { Logger } from '../logger.js';
@@ -42,6 +43,8 @@ export interface ToolContext {
     | { answer?: undefined; why: string };
   /** Records budget changes that were sent upstream. */
   audit: AuditSink;
+  /** The organization's teams and cost centers; undefined when no directory is configured (--directory, SCIM). */
+  org?: OrgDirectory;
 }
 
 type AnyListing = Listing<z.ZodType<PageShape>, 'range' | 'date', never, unknown>;

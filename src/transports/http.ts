@@ -28,6 +28,8 @@ export interface HttpOptions {
   admit?: (caller: Caller) => string | undefined;
   /** Resources that change, announced to the clients that listen for them. */
   updates?: ResourceUpdates;
+  /** SCIM provisioning under /scim/v2, with its own token (not an MCP caller's). */
+  scim?: { handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> };
 }
 
 export interface HttpServing {
@@ -74,6 +76,12 @@ export async function serveHttp(
     res.once('close', () => {
       if (--inFlight === 0) idle?.();
     });
+    if (options.scim && path?.startsWith('/scim/')) {
+      void options.scim.handle(req, res).then((served) => {
+        if (!served) res.writeHead(404, { 'content-type': 'text/plain' }).end('SCIM is served at /scim/v2\n');
+      });
+      return;
+    }
     if (auth && path !== undefined && METADATA_PATHS.includes(path)) {
       res.writeHead(200, { 'content-type': 'application/json', 'access-control-allow-origin': '*' });
       res.end(JSON.stringify(auth.metadata()));
