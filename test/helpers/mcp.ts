@@ -3,6 +3,8 @@ import { Client, StreamableHTTPClientTransport, type ClientCapabilities } from '
 import { InMemoryTransport, createMcpHandler } from '@modelcontextprotocol/server';
 import { OUTCOME_EVENT, createAuditSink, type AuditRecord } from '../../src/privacy/audit.js';
 import { configSchema, type Config } from '../../src/config/config.js';
+import { DirectoryState } from '../../src/directory/directory-state.js';
+import { orgDirectory } from '../../src/history/serving/org-directory.js';
 import { createLogger } from '../../src/logger.js';
 import { Pseudonymizer } from '../../src/privacy/pii.js';
 import { createServer } from '../../src/mcp/server.js';
@@ -89,6 +91,12 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     audit.push(...lines.filter((l) => l.event === OUTCOME_EVENT));
   });
   const deps: ServerDeps = { client: upstream, config, log, pii, audit: auditSink };
+  // config.directory: the directory file, read as the runtime reads it (today's teams: the harness has no store).
+  const orgState = config.directory ? new DirectoryState(log) : undefined;
+  if (orgState) {
+    orgState.load(config.directory!);
+    deps.org = orgDirectory(orgState, undefined, { minGroupSize: config.minGroupSize, log });
+  }
   const mcp = new Client(
     { name: 'harness', version: '1.0.0' },
     {
@@ -130,6 +138,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
       await mcp.close();
       await closeServer();
       await upstream.close();
+      orgState?.close();
       if (!options.simulator) await sim.close();
     },
   };
