@@ -32,7 +32,7 @@ describe('every failure is a tool result with a next step, never a crash or a pr
     [
       'a bad group-by key',
       'get_cost_analytics',
-      { group_by: ['team'] },
+      { group_by: ['region'] },
       /use product, resource, user, byok_status, expert/,
     ],
     ['a cost range with one date', 'get_cost_analytics', { start_date: '2026-11-01' }, /both start_date and end_date/],

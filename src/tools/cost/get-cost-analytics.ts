@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { GROUP_BY_KEYS } from '../../contract/enums.js';
 import { freshnessLine } from '../../format/freshness.js';
 import { commonDomain, int, percent, shortId, usd, usdWhole } from '../../format/text.js';
 import { compareDecimals } from '../../domain/numbers.js';
@@ -7,11 +6,14 @@ import type { RangeArg } from '../../upstream/endpoint.js';
 import { costAnalytics } from '../../upstream/endpoints/cost-analytics.js';
 import { costOut, costRowOf, costRowOut, costTotals, MONEY, TOKENS } from './cost-rows.js';
 import { comparable } from '../shared/comparable.js';
-import { costMovers, costQuery, groupKeys, resolvedFilters, SHORT, type CostFilters } from './cost-query.js';
+import { costMovers, costQuery, groupKeys, resolvedFilters, type CostFilters } from './cost-query.js';
 import { READ_ONLY, defineTool } from '../define-tool.js';
 import { listInputs, pageInputs, rangeArg, rangeInputs } from '../shared/inputs.js';
 import { listOut, listOutput, listRows } from '../shared/listing.js';
 import { sortRows } from '../shared/rows.js';
+import { groupsOut, orgInputs } from '../shared/org-groups.js';
+import { groupsText } from '../shared/org-groups-text.js';
+import { costGroups, splitCostGroups } from './cost-by-team.js';
 
 const strings = z.array(z.string().min(1)).max(1000).optional();
 
@@ -34,15 +36,11 @@ export const getCostAnalytics = comparable(
       ...rangeInputs,
       // Full COST_ANALYTICS_GROUP_BY_* names are accepted too, without spelling them out in tools/list.
       group_by: z
-        .array(
-          z.string().refine((g) => g in SHORT || (GROUP_BY_KEYS as readonly string[]).includes(g), {
-            message: `use ${Object.keys(SHORT).join(', ')}`,
-          }),
-        )
+        .array(z.string().min(1).max(80))
         .max(5)
         .optional()
         .describe(
-          'product, resource, user, byok_status, expert (or the full COST_ANALYTICS_GROUP_BY_* names); several combine',
+          'product, resource, user, byok_status, expert (or COST_ANALYTICS_GROUP_BY_*), or one of team, team:N, a directory column; several combine',
         ),
       granularity: z.enum(['total', 'day']).default('total'),
       filters: z
@@ -55,6 +53,7 @@ export const getCostAnalytics = comparable(
         })
         .optional(),
       sort_by: z.enum([...MONEY, ...TOKENS, 'date']).default('billed_amount_usd'),
+      teams: orgInputs.teams,
       ...listInputs,
       ...pageInputs,
     }),
@@ -66,6 +65,7 @@ export const getCostAnalytics = comparable(
       sort_by: z.string(),
       rows: z.array(costRowOut),
       totals: costOut,
+      ...groupsOut,
       ...listOut,
     }),
     annotations: READ_ONLY,
@@ -80,10 +80,13 @@ export const getCostAnalytics = comparable(
       },
     },
     async run(args, ctx) {
-      const groupBy = groupKeys(args.group_by);
-      const { listing, args: listArgs } = asked(await resolvedFilters(ctx, args));
+      const split = splitCostGroups(args.group_by, args.teams);
+      const groupBy = groupKeys(split.upstream);
+      const { listing, args: listArgs } = asked(await resolvedFilters(ctx, { ...args, group_by: split.asked }));
       const listed = await listRows(ctx, listing, listArgs, args);
-      const all = listed.rows.map(costRowOf);
+      const groups = await costGroups(ctx, args, split, listed);
+      // Grouped by team and not by user: no per-person rows.
+      const all = (split.org && !groupBy.includes('COST_ANALYTICS_GROUP_BY_USER') ? [] : listed.rows).map(costRowOf);
       const key = (r: (typeof all)[number]) =>
         args.sort_by === 'date' ? Number(r.start_date.replaceAll('-', '')) : String(r.cost[args.sort_by]);
       const sorted = sortRows(
@@ -101,7 +104,8 @@ export const getCostAnalytics = comparable(
         granularity: args.granularity,
         sort_by: args.sort_by,
         rows,
-        totals: costTotals(all),
+        totals: costTotals(split.org ? listed.rows.map(costRowOf) : all),
+        ...(groups ? { groups } : {}),
         ...listOutput(all, rows, listed),
       };
     },
@@ -148,6 +152,7 @@ export const getCostAnalytics = comparable(
           `Tokens: input ${int(t.input_tokens)}, output ${int(t.output_tokens)}, cache read ${int(t.cache_read_tokens)}, cache write ${int(t.cache_write_tokens)}.`,
         );
       }
+      if (out.groups) lines.push(groupsText(out.groups, (v) => usd(String(v.billed_amount_usd))));
       if (out.next_cursor) lines.push(`next_cursor: ${out.next_cursor}`);
       lines.push(freshnessLine(out.freshness));
       return lines.join('\n');

@@ -12,6 +12,8 @@ import { listInputs, pageInputs, rangeArg, rangeInputs, usersInput } from '../sh
 import { listAsked, listOut, listOutput } from '../shared/listing.js';
 import { listAll } from '../../upstream/listing/list-all.js';
 import { identityOf, identityOut, sortRows, userMatcher } from '../shared/rows.js';
+import { dayRangeOf, groupFigures, groupsOut, inScope, orgInputs, orgScope, partRows } from '../shared/org-groups.js';
+import { groupsText } from '../shared/org-groups-text.js';
 
 /** What the tool asks the upstream for: credits over the range, split by the dimensions asked for. */
 const asked = (args: RangeArg & CreditDimensions) => ({
@@ -33,6 +35,7 @@ export const getCreditUsage = comparable(
       by_model: z.boolean().default(false),
       users: usersInput,
       sort_by: z.enum(['credits_consumed', 'date', 'user']).default('credits_consumed'),
+      ...orgInputs,
       ...listInputs,
       ...pageInputs,
     }),
@@ -53,6 +56,7 @@ export const getCreditUsage = comparable(
         users: z.number().int(),
         by_model: z.record(z.string(), z.number()).optional(),
       }),
+      ...groupsOut,
       ...listOut,
     }),
     annotations: READ_ONLY,
@@ -60,7 +64,27 @@ export const getCreditUsage = comparable(
     requests: { of: asked, warm: { 'credit-usage': {} } },
     async run(args, ctx) {
       const listed = await listAsked(ctx, asked, args);
-      const chosen = listed.matching;
+      const scope = await orgScope(ctx, dayRangeOf(listed.start, listed.end), args);
+      const chosen = scope
+        ? listed.matching.filter((r) => scope.parts.some((p) => inScope(scope, identityKey(r), p)))
+        : listed.matching;
+      const groups =
+        scope?.by &&
+        groupFigures(
+          ctx,
+          { ...scope, by: scope.by },
+          await partRows(scope, listed.matching, async (days) => {
+            const match = await userMatcher(args.users, ctx);
+            const part = await listAll(ctx, creditUsageByUser, {
+              days,
+              by_date: args.by_date,
+              by_model: args.by_model,
+            });
+            return part.data.filter((r) => !match || match(r));
+          }),
+          identityKey,
+          (r) => ({ credits_consumed: r.credits_consumed }),
+        );
       const all = chosen.map((r) => ({
         ...identityOf(r),
         ...(r.date ? { date: r.date } : {}),
@@ -90,6 +114,7 @@ export const getCreditUsage = comparable(
           users: new Set(chosen.map(identityKey)).size,
           ...(args.by_model ? { by_model: byModel } : {}),
         },
+        ...(groups ? { groups } : {}),
         ...listOutput(all, rows, listed),
       };
     },
@@ -128,6 +153,7 @@ export const getCreditUsage = comparable(
           ),
         );
       }
+      if (out.groups) lines.push(groupsText(out.groups, (v) => `${int(Number(v.credits_consumed))} credits`));
       if (out.next_cursor) lines.push(`next_cursor: ${out.next_cursor}`);
       lines.push(freshnessLine(out.freshness));
       return lines.join('\n');

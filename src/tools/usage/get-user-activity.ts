@@ -19,6 +19,9 @@ import { listAsked, listOut, listOutput } from '../shared/listing.js';
 import { listAll } from '../../upstream/listing/list-all.js';
 import { metricFields, metricValues, pickMetrics, sumMetrics } from '../shared/metrics.js';
 import { identityOf, identityOut, sortRows, userMatcher } from '../shared/rows.js';
+import { identityKey } from '../../upstream/listing/merge.js';
+import { dayRangeOf, groupFigures, groupsOut, inScope, orgInputs, orgScope, partRows } from '../shared/org-groups.js';
+import { groupsText } from '../shared/org-groups-text.js';
 
 /** What the tool asks the upstream for: user activity over the range. */
 const asked = rangeRequest(userActivity);
@@ -36,6 +39,7 @@ export const getUserActivity = comparable(
       metrics: metricsInput,
       users: usersInput,
       sort_by: sortByInput(['active_days'], 'total_messages'),
+      ...orgInputs,
       ...listInputs,
       ...pageInputs,
     }),
@@ -46,6 +50,7 @@ export const getUserActivity = comparable(
       metrics: z.array(z.string()),
       rows: z.array(z.object({ ...identityOut, active_days: z.number().int(), values: metricValues })),
       totals: z.object({ active_user_days: z.number().int(), values: metricValues }),
+      ...groupsOut,
       ...listOut,
     }),
     annotations: READ_ONLY,
@@ -53,7 +58,23 @@ export const getUserActivity = comparable(
     async run(args, ctx) {
       const listed = await listAsked(ctx, asked, args);
       const fields = metricFields(args.metrics, args.sort_by);
-      const all = listed.matching.map((u) => ({
+      const scope = await orgScope(ctx, dayRangeOf(listed.start, listed.end), args);
+      const kept = scope
+        ? listed.matching.filter((u) => scope.parts.some((p) => inScope(scope, identityKey(u), p)))
+        : listed.matching;
+      const groups =
+        scope?.by &&
+        groupFigures(
+          ctx,
+          { ...scope, by: scope.by },
+          await partRows(scope, listed.matching, async (days) => {
+            const match = await userMatcher(args.users, ctx);
+            return (await listAll(ctx, userActivity, { days })).data.filter((u) => !match || match(u));
+          }),
+          identityKey,
+          (u) => ({ active_days: u.active_days, ...pickMetrics(u.metrics, fields) }),
+        );
+      const all = kept.map((u) => ({
         ...identityOf(u),
         active_days: u.active_days,
         values: pickMetrics(u.metrics, fields),
@@ -76,6 +97,7 @@ export const getUserActivity = comparable(
           active_user_days: all.reduce((n, r) => n + r.active_days, 0),
           values: sumMetrics(all, fields),
         },
+        ...(groups ? { groups } : {}),
         ...listOutput(all, rows, listed),
       };
     },
@@ -99,6 +121,12 @@ export const getUserActivity = comparable(
           ),
         );
       }
+      if (out.groups)
+        lines.push(
+          groupsText(out.groups, (v) =>
+            [`days ${int(Number(v.active_days))}`, ...shown.map((m) => `${m} ${int(Number(v[m] ?? 0))}`)].join(', '),
+          ),
+        );
       if (out.next_cursor) lines.push(`next_cursor: ${out.next_cursor}`);
       lines.push(freshnessLine(out.freshness));
       return lines.join('\n');

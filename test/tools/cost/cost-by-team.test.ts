@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sumDecimals } from '../../../src/domain/numbers.js';
+import { orgChartCsv } from '../../../src/simulator/data/org-chart-csv.js';
+import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
+import { harness, type Harness } from '../../helpers/mcp.js';
+import { NOW } from '../../helpers/sim.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'cost-team-'));
+let sim: Simulator;
+let h: Harness;
+let pseudo: Harness;
+const RANGE = { start_date: '2026-10-01', end_date: '2026-10-31' };
+
+beforeAll(async () => {
+  sim = await startSimulator({ users: 300, now: NOW, rateLimit: false, token: 'rw' });
+  const chart = sim.state.orgChart();
+  const file = join(dir, 'org.csv');
+  // Each person in their primary team only, so that no one counts in two groups.
+  writeFileSync(file, orgChartCsv({ ...chart, rows: chart.rows.filter((r) => r.primary !== false) }));
+  h = await harness({ simulator: sim, config: { directory: file } });
+  pseudo = await harness({ simulator: sim, config: { directory: file, pii: 'pseudonymous', minGroupSize: 8 } });
+}, 60_000);
+afterAll(async () => {
+  await h?.close();
+  await pseudo?.close();
+  await sim?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('cost by team', () => {
+  it('adds up, with (unassigned) and cost of no person, to the organization total to the cent', async () => {
+    const whole = await h.call('get_cost_analytics', RANGE);
+    const byTeam = await h.call('get_cost_analytics', { ...RANGE, group_by: ['team:2'] });
+    expect(byTeam.isError).toBe(false);
+    const g = byTeam.structured.groups;
+    expect(g.overlapping).toBe(false);
+    const sum = sumDecimals(g.rows.map((r: { values: { billed_amount_usd: string } }) => r.values.billed_amount_usd));
+    expect(sum).toBe(g.total.values.billed_amount_usd);
+    expect(Number(sum)).toBeCloseTo(Number(whole.structured.totals.billed_amount_usd), 6);
+    expect(sumDecimals([sum, '0'])).toBe(sumDecimals([whole.structured.totals.billed_amount_usd, '0']));
+    // Not grouped by user: no person's row is shown.
+    expect(byTeam.structured.rows).toEqual([]);
+    expect(byTeam.text).toContain('By team:2');
+  });
+
+  it('combines a team with another key, and folds small groups in pseudonymous answers', async () => {
+    const combo = await h.call('get_cost_analytics', { ...RANGE, group_by: ['cost_center', 'product'] });
+    expect(combo.structured.groups.rows.some((r: { group: string }) => r.group.includes(' · '))).toBe(true);
+    const folded = await pseudo.call('get_cost_analytics', { ...RANGE, group_by: ['team'] });
+    const g = folded.structured.groups;
+    expect(g.folded).toBe(true);
+    for (const r of g.rows) if (!r.group.startsWith('(no person')) expect(r.members).toBeGreaterThanOrEqual(8);
+    expect(sumDecimals(g.rows.map((r: { values: { billed_amount_usd: string } }) => r.values.billed_amount_usd))).toBe(
+      g.total.values.billed_amount_usd,
+    );
+  });
+
+  it('refuses two directory groupings at once', async () => {
+    const two = await h.call('get_cost_analytics', { ...RANGE, group_by: ['team', 'cost_center'] });
+    expect(two.isError).toBe(true);
+    expect(two.text).toContain('one directory grouping');
+  });
+});

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
+import { orgChartCsv } from '../../../src/simulator/data/org-chart-csv.js';
+import { harness, type Harness } from '../../helpers/mcp.js';
+import { NOW } from '../../helpers/sim.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'by-team-'));
+let sim: Simulator;
+let h: Harness;
+let single: Harness;
+let file: string;
+const RANGE = { start_date: '2026-10-01', end_date: '2026-10-31' };
+
+beforeAll(async () => {
+  sim = await startSimulator({ users: 300, now: NOW, rateLimit: false, token: 'rw' });
+  file = join(dir, 'org.csv');
+  // The simulator's own chart: some people in two teams, some in none, some moved in the last 60 days.
+  writeFileSync(file, orgChartCsv(sim.state.orgChart()));
+  h = await harness({ simulator: sim, config: { directory: file } });
+  // The same chart with each person in their primary team only.
+  const chart = sim.state.orgChart();
+  const primary = join(dir, 'primary.csv');
+  writeFileSync(primary, orgChartCsv({ ...chart, rows: chart.rows.filter((r) => r.primary !== false) }));
+  single = await harness({ simulator: sim, config: { directory: primary } });
+}, 60_000);
+afterAll(async () => {
+  await h?.close();
+  await single?.close();
+  await sim?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const sumOf = (rows: Array<{ values: Record<string, number | string> }>, key: string) =>
+  rows.reduce((n, r) => n + Number(r.values[key] ?? 0), 0);
+
+describe('user activity by team', () => {
+  it('gives groups that, with (unassigned), add up to the total when no one is in two groups', async () => {
+    const a = await single.call('get_user_activity', {
+      ...RANGE,
+      group_by: 'cost_center',
+      metrics: ['total_messages'],
+    });
+    expect(a.isError).toBe(false);
+    const g = a.structured.groups;
+    expect(g.overlapping).toBe(false);
+    expect(g.directory).toMatchObject({ basis: 'today', source: `file: ${join(dir, 'primary.csv')}` });
+    expect(sumOf(g.rows, 'total_messages')).toBe(Number(g.total.values.total_messages));
+    expect(sumOf(g.rows, 'active_days')).toBe(Number(g.total.values.active_days));
+    // The groups cover everyone the per-person answer counts, including people the directory does not know.
+    expect(g.total.members).toBe(a.structured.total_rows);
+    expect(Number(g.total.values.total_messages)).toBe(a.structured.totals.values.total_messages);
+    expect(g.rows.map((r: { group: string }) => r.group)).toContain('(unassigned)');
+    expect(a.text).toContain('By cost_center');
+  });
+
+  it('counts someone in two teams in each, and says so', async () => {
+    const a = await h.call('get_user_activity', { ...RANGE, group_by: 'cost_center' });
+    const g = a.structured.groups;
+    expect(g.overlapping).toBe(true);
+    expect(g.rows.reduce((n: number, r: { members: number }) => n + r.members, 0)).toBeGreaterThan(g.total.members);
+    expect(a.text).toContain('count in each');
+  });
+
+  it('keeps only the teams asked for, and groups by the first levels', async () => {
+    const top = await h.call('get_user_activity', { ...RANGE, group_by: 'team:1' });
+    const engineering = top.structured.groups.rows.find((r: { group: string }) => r.group === 'Engineering');
+    expect(engineering.members).toBeGreaterThan(0);
+    const only = await h.call('get_user_activity', { ...RANGE, teams: ['engineering'], group_by: 'team:1' });
+    expect(only.structured.groups.rows.map((r: { group: string }) => r.group)).toContain('Engineering');
+    expect(only.structured.total_rows).toBeLessThan(top.structured.total_rows);
+    expect(only.structured.total_rows).toBeGreaterThan(0);
+  });
+
+  it('refuses an unknown grouping with the columns it knows, and grouping without a directory', async () => {
+    const bad = await h.call('get_user_activity', { ...RANGE, group_by: 'division' });
+    expect(bad.isError).toBe(true);
+    expect(bad.text).toContain('cost_center');
+    const plain = await harness({ simulator: sim });
+    try {
+      const none = await plain.call('get_user_activity', { ...RANGE, group_by: 'team' });
+      expect(none.isError).toBe(true);
+      expect(none.text).toContain('--directory');
+    } finally {
+      await plain.close();
+    }
+  });
+});
