@@ -12,7 +12,8 @@ import { listInputs, pageInputs, rangeArg, rangeInputs, usersInput } from '../sh
 import { listAsked, listOut, listOutput } from '../shared/listing.js';
 import { listAll } from '../../upstream/listing/list-all.js';
 import { identityOf, identityOut, sortRows, userMatcher } from '../shared/rows.js';
-import { dayRangeOf, groupFigures, groupsOut, inScope, orgInputs, orgScope, partRows } from '../shared/org-groups.js';
+import { groupsOut, orgInputs } from '../shared/org-groups.js';
+import { personGroups } from '../shared/person-groups.js';
 import { groupsText } from '../shared/org-groups-text.js';
 
 /** What the tool asks the upstream for: credits over the range, split by the dimensions asked for. */
@@ -64,27 +65,14 @@ export const getCreditUsage = comparable(
     requests: { of: asked, warm: { 'credit-usage': {} } },
     async run(args, ctx) {
       const listed = await listAsked(ctx, asked, args);
-      const scope = await orgScope(ctx, dayRangeOf(listed.start, listed.end), args);
-      const chosen = scope
-        ? listed.matching.filter((r) => scope.parts.some((p) => inScope(scope, identityKey(r), p)))
-        : listed.matching;
-      const groups =
-        scope?.by &&
-        groupFigures(
-          ctx,
-          { ...scope, by: scope.by },
-          await partRows(scope, listed.matching, async (days) => {
-            const match = await userMatcher(args.users, ctx);
-            const part = await listAll(ctx, creditUsageByUser, {
-              days,
-              by_date: args.by_date,
-              by_model: args.by_model,
-            });
-            return part.data.filter((r) => !match || match(r));
-          }),
-          identityKey,
-          (r) => ({ credits_consumed: r.credits_consumed }),
-        );
+      const { kept: chosen, groups } = await personGroups(
+        ctx,
+        args,
+        listed,
+        async (days) =>
+          (await listAll(ctx, creditUsageByUser, { days, by_date: args.by_date, by_model: args.by_model })).data,
+        (r) => ({ credits_consumed: r.credits_consumed }),
+      );
       const all = chosen.map((r) => ({
         ...identityOf(r),
         ...(r.date ? { date: r.date } : {}),

@@ -19,8 +19,8 @@ import { listAsked, listOut, listOutput } from '../shared/listing.js';
 import { listAll } from '../../upstream/listing/list-all.js';
 import { metricFields, metricValues, pickMetrics, sumMetrics } from '../shared/metrics.js';
 import { identityOf, identityOut, sortRows, userMatcher } from '../shared/rows.js';
-import { identityKey } from '../../upstream/listing/merge.js';
-import { dayRangeOf, groupFigures, groupsOut, inScope, orgInputs, orgScope, partRows } from '../shared/org-groups.js';
+import { groupsOut, orgInputs } from '../shared/org-groups.js';
+import { personGroups } from '../shared/person-groups.js';
 import { groupsText } from '../shared/org-groups-text.js';
 
 /** What the tool asks the upstream for: user activity over the range. */
@@ -58,22 +58,13 @@ export const getUserActivity = comparable(
     async run(args, ctx) {
       const listed = await listAsked(ctx, asked, args);
       const fields = metricFields(args.metrics, args.sort_by);
-      const scope = await orgScope(ctx, dayRangeOf(listed.start, listed.end), args);
-      const kept = scope
-        ? listed.matching.filter((u) => scope.parts.some((p) => inScope(scope, identityKey(u), p)))
-        : listed.matching;
-      const groups =
-        scope?.by &&
-        groupFigures(
-          ctx,
-          { ...scope, by: scope.by },
-          await partRows(scope, listed.matching, async (days) => {
-            const match = await userMatcher(args.users, ctx);
-            return (await listAll(ctx, userActivity, { days })).data.filter((u) => !match || match(u));
-          }),
-          identityKey,
-          (u) => ({ active_days: u.active_days, ...pickMetrics(u.metrics, fields) }),
-        );
+      const { kept, groups } = await personGroups(
+        ctx,
+        args,
+        listed,
+        async (days) => (await listAll(ctx, userActivity, { days })).data,
+        (u) => ({ active_days: u.active_days, ...pickMetrics(u.metrics, fields) }),
+      );
       const all = kept.map((u) => ({
         ...identityOf(u),
         active_days: u.active_days,
