@@ -4,6 +4,7 @@ import { listActiveUsers } from './list-active-users.js';
 import { getDailyUsage } from './get-daily-usage.js';
 import { getUserActivity } from './get-user-activity.js';
 import { getUserProfile } from './get-user-profile.js';
+import { getTeams } from './get-teams.js';
 import type { ToolDef } from '../types.js';
 
 /** The usage toolset's tools, in the order tools/list shows them. */
@@ -14,4 +15,5 @@ export const USAGE_TOOLS: readonly ToolDef[] = [
   getDailyUsage,
   getUserActivity,
   getUserProfile,
+  getTeams,
 ];

@@ -87,4 +87,20 @@ describe('user activity by team', () => {
       await plain.close();
     }
   });
+
+  it('lists the teams with their levels and sizes, and where the directory came from', async () => {
+    const t = await h.call('get_teams', { max_level: 1 });
+    expect(t.isError).toBe(false);
+    const s = t.structured;
+    expect(s.directory).toMatchObject({ source: `file: ${file}`, basis: 'today' });
+    expect(s.teams.every((x: { level: number }) => x.level === 1)).toBe(true);
+    expect(s.columns).toEqual(['cost_center', 'location', 'manager']);
+    const people = new Set(
+      sim.state.orgChart().rows.map((r) => (r.user_email ?? `sa:${r.service_account_name}`).toLowerCase()),
+    );
+    expect(s.identities).toBe(people.size);
+    const eng = await h.call('get_teams', { team: 'Engineering', max_level: 1 });
+    expect(eng.structured.teams.every((x: { team: string }) => x.team.startsWith('Engineering'))).toBe(true);
+    expect(eng.structured.teams.some((x: { level: number }) => x.level === 2)).toBe(true);
+  });
 });
