@@ -11,6 +11,7 @@ import { resolveCacheDir } from '../upstream/cache/cache-dir.js';
 import { AnalyticsClient } from '../upstream/client.js';
 import type { SharedRedis } from '../upstream/limits/redis-connection.js';
 import { once } from '../util/once.js';
+import { demoDirectory } from './demo-directory.js';
 import { existsSync } from 'node:fs';
 import type { DirectoryState } from '../directory/directory-state.js';
 import type { OrgDirectory } from '../directory/org-view.js';
@@ -65,6 +66,9 @@ export async function createRuntime(
   const { token, baseUrl, simulator } = config.demo
     ? await demoUpstream(options.simulatorUsers ?? 800)
     : { token: config.token, baseUrl: config.baseUrl, simulator: undefined };
+  // The demo's organization chart is its directory, unless one is given.
+  const demoOrg = simulator && !config.directory ? await demoDirectory(simulator) : undefined;
+  if (demoOrg) config = { ...config, directory: demoOrg.file };
   const secrets: Array<string | undefined> = [token, config.piiKey];
   // Loaded only here: a server on a token never needs the login code.
   const login =
@@ -137,6 +141,7 @@ export async function createRuntime(
       await login?.close();
       await ownRedis?.close();
       await simulator?.close();
+      demoOrg?.remove();
     }),
   };
 }
