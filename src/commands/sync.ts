@@ -138,9 +138,13 @@ export async function syncCommandBody(
     signal,
     onProgress: (line) => say(line.text),
     after: async () => {
-      fresh = await publishAnomalies(runtime.client, runtime.config, history.source.store, signal).catch(
-        (error: Error) => (say(`could not look for anomalies: ${error.message}`), []),
-      );
+      fresh = await publishAnomalies(
+        runtime.client,
+        runtime.config,
+        history.source.store,
+        signal,
+        history.source.digest,
+      ).catch((error: Error) => (say(`could not look for anomalies: ${error.message}`), []));
     },
   });
   if (fresh.length) {

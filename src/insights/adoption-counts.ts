@@ -3,7 +3,7 @@ import { earliestDay, type DayRange } from '../domain/dates.js';
 import type { Freshness } from '../domain/freshness.js';
 import { UserInputError } from '../errors.js';
 import { formatDay, parseIsoDay } from '../util/utc-date.js';
-import type { ListReader } from '../upstream/listing/list-all.js';
+import type { StoreReader } from './digest-sums.js';
 import { activePeriods, heldDay, seenBefore } from './adoption-history.js';
 import {
   cohorts,
@@ -29,7 +29,7 @@ export interface Counts {
 
 /** Live: active people only; who is new or returning needs the history. */
 export async function livePeriods(
-  ctx: ListReader,
+  ctx: StoreReader,
   g: AdoptionGranularity,
   askedStart: number | undefined,
   end: number,
@@ -67,7 +67,7 @@ export async function livePeriods(
  * stored days before it included; periods before the range asked for are left out.
  */
 export async function storedPeriods(
-  ctx: ListReader,
+  ctx: StoreReader,
   g: AdoptionGranularity,
   from: number,
   askedStart: number | undefined,

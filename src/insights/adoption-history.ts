@@ -3,7 +3,8 @@ import { combineFreshness, type Freshness } from '../domain/freshness.js';
 import type { Digest } from '../upstream/history-port.js';
 import { dau } from '../upstream/endpoints/dau.js';
 import { userActivity } from '../upstream/endpoints/user-activity.js';
-import { listAll, type ListReader } from '../upstream/listing/list-all.js';
+import { listAll } from '../upstream/listing/list-all.js';
+import type { StoreReader } from './digest-sums.js';
 import { periodOf, type ActivePeriod, type AdoptionGranularity } from './adoption-periods.js';
 import { People, union, type Bits } from './people-bits.js';
 
@@ -24,14 +25,14 @@ interface Held {
  */
 const memos = new WeakMap<object, { people: People; sets: Map<string, Held> }>();
 
-function memoOf(ctx: ListReader) {
+function memoOf(ctx: StoreReader) {
   let memo = memos.get(ctx.client);
   if (!memo) memos.set(ctx.client, (memo = { people: new People(), sets: new Map() }));
   return memo;
 }
 
 async function read(
-  ctx: ListReader,
+  ctx: StoreReader,
   key: string,
   lastDay: number,
   list: () => Promise<{ data: ReadonlyArray<{ user_email?: string }>; freshness: Freshness }>,
@@ -55,20 +56,20 @@ async function read(
 }
 
 /** Digests as sets of people, one set per list of digests: store numbers not known yet are named first. */
-async function digestBits(ctx: ListReader, sets: ReadonlyArray<readonly Digest[]>): Promise<Bits[]> {
+async function digestBits(ctx: StoreReader, sets: ReadonlyArray<readonly Digest[]>): Promise<Bits[]> {
   const { people } = memoOf(ctx);
   const unknown = new Set<number>();
   for (const set of sets) for (const d of set) for (const id of people.unknown(d.ids)) unknown.add(id);
-  if (unknown.size) for (const [id, name] of await ctx.client.digestNames(unknown)) people.name(id, name);
+  if (unknown.size) for (const [id, name] of await ctx.digests.names(unknown)) people.name(id, name);
   return sets.map((set) => people.bitsOfNumbers(set.map((d) => d.ids)));
 }
 
 /** The people active in `days`: the store's digests of user activity (a stored month is one), else one range query. */
-export async function activeInRange(ctx: ListReader, days: DayRange, freshness: Freshness[]): Promise<Bits> {
+export async function activeInRange(ctx: StoreReader, days: DayRange, freshness: Freshness[]): Promise<Bits> {
   const key = `range:${days.start}:${days.end}`;
   let stored: Held | undefined;
   if (!memoOf(ctx).sets.has(key)) {
-    const digests = await ctx.client.digests('active', days);
+    const digests = await ctx.digests.digests('active', days);
     if (digests?.length)
       stored = {
         bits: (await digestBits(ctx, [digests]))[0]!,
@@ -79,10 +80,10 @@ export async function activeInRange(ctx: ListReader, days: DayRange, freshness: 
 }
 
 /** The daily active lists of the days not read yet, from the store's digests: by day, or none. */
-async function storedDays(ctx: ListReader, days: number[]): Promise<Map<number, Held>> {
+async function storedDays(ctx: StoreReader, days: number[]): Promise<Map<number, Held>> {
   const missing = days.filter((d) => !memoOf(ctx).sets.has(`day:${d}`));
   if (missing.length === 0) return new Map();
-  const digests = await ctx.client.digests('dau', { start: Math.min(...missing), end: Math.max(...missing) }, true);
+  const digests = await ctx.digests.digests('dau', { start: Math.min(...missing), end: Math.max(...missing) }, true);
   if (!digests) return new Map();
   const bits = await digestBits(
     ctx,
@@ -92,7 +93,7 @@ async function storedDays(ctx: ListReader, days: number[]): Promise<Map<number, 
 }
 
 /** The people active on each day of `days`: the daily active lists, smaller rows than user activity's. */
-export async function activeByDay(ctx: ListReader, days: DayRange, freshness: Freshness[]): Promise<Bits[]> {
+export async function activeByDay(ctx: StoreReader, days: DayRange, freshness: Freshness[]): Promise<Bits[]> {
   const out: Bits[] = [];
   // A week at a time: a few listings in flight, each with its own listener on the call's signal.
   for (let start = days.start; start <= days.end; start += 7) {
@@ -110,7 +111,7 @@ export async function activeByDay(ctx: ListReader, days: DayRange, freshness: Fr
 }
 
 /** Whether the store holds the daily active list of a day; a list already read from it counts. */
-export async function heldDay(ctx: ListReader, d: number): Promise<boolean> {
+export async function heldDay(ctx: StoreReader, d: number): Promise<boolean> {
   return memoOf(ctx).sets.has(`day:${d}`) || ctx.client.stored(dau, { days: { start: d, end: d } });
 }
 
@@ -120,7 +121,7 @@ export async function heldDay(ctx: ListReader, d: number): Promise<boolean> {
  * complete day (found by halving). Months: the first calendar month stored whole (a month block, or every
  * day of it), from the store's earliest day on.
  */
-export async function historyStart(ctx: ListReader, granularity: AdoptionGranularity): Promise<number | null> {
+export async function historyStart(ctx: StoreReader, granularity: AdoptionGranularity): Promise<number | null> {
   const { storedFrom, published } = ctx.client.days();
   if (storedFrom === undefined) return null;
   if (granularity === 'month') {
@@ -140,7 +141,7 @@ export async function historyStart(ctx: ListReader, granularity: AdoptionGranula
 }
 
 /** The earliest day of the unbroken run of stored daily active lists that ends on `top` (held), from `lo` on. */
-async function runStart(ctx: ListReader, lo: number, top: number): Promise<number> {
+async function runStart(ctx: StoreReader, lo: number, top: number): Promise<number> {
   let hi = top;
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2);
@@ -155,7 +156,7 @@ async function runStart(ctx: ListReader, lo: number, top: number): Promise<numbe
  * daily active lists that ends the day before, down to the store's first day. Undefined when there is none.
  */
 export async function seenBefore(
-  ctx: ListReader,
+  ctx: StoreReader,
   from: number,
   freshness: Freshness[],
 ): Promise<{ first: number; people: Bits } | undefined> {
@@ -171,7 +172,7 @@ export async function seenBefore(
  * live (`byDay` null) all at once, so that walks that outlast the answer go on together in the background.
  */
 export async function activePeriods(
-  ctx: ListReader,
+  ctx: StoreReader,
   periods: DayRange[],
   from: number,
   published: number,

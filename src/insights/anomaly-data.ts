@@ -6,7 +6,8 @@ import { costAnalytics, type CostPoint } from '../upstream/endpoints/cost-analyt
 import { creditUsageByUser } from '../upstream/endpoints/credit-usage-by-user.js';
 import { dauCount } from '../upstream/endpoints/dau-count.js';
 import { identityKey, type IdentityRef } from '../upstream/listing/merge.js';
-import { listAll, type ListReader } from '../upstream/listing/list-all.js';
+import { listAll } from '../upstream/listing/list-all.js';
+import type { StoreReader } from './digest-sums.js';
 import { BASELINE_DAYS, scaleOf, unitsAt, type Daily } from './anomaly-rules.js';
 import { storedIdentitySeries } from './anomaly-stored.js';
 
@@ -14,7 +15,7 @@ import { storedIdentitySeries } from './anomaly-stored.js';
 const SLICE = 10;
 
 /** What reading the series takes: a tool's context, or the sync's. */
-export type ReadContext = ListReader;
+export type ReadContext = StoreReader;
 
 /** The daily series find_anomalies reads, keyed by identity, resource or nothing (the organization). */
 export interface Series {

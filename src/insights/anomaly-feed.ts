@@ -3,6 +3,7 @@ import type { HistoryStore } from '../history/store/history-store.js';
 import { anomaliesOf } from './anomalies-of.js';
 import { METHOD, type Anomaly } from './anomaly-find.js';
 import type { AnalyticsClient } from '../upstream/client.js';
+import { NO_DIGESTS, type DigestPort } from '../upstream/history-port.js';
 import { formatDay } from '../util/utc-date.js';
 
 /**
@@ -49,17 +50,27 @@ export async function latestAnomalies(store: HistoryStore): Promise<AnomalyFeed 
   return text ? (JSON.parse(text) as AnomalyFeed) : undefined;
 }
 
-/** Finds the anomalies of the last 30 complete days, publishes those not published before, and returns them. */
+/**
+ * Finds the anomalies of the last 30 complete days, publishes those not published before, and returns them.
+ * `digests`: the store's (its HistorySource's), read for people's daily sums; without them the store's rows answer.
+ */
 export async function publishAnomalies(
   client: AnalyticsClient,
   config: Config,
   store: HistoryStore,
   signal: AbortSignal,
+  digests: DigestPort = NO_DIGESTS,
 ): Promise<Anomaly[]> {
   const end = client.days().published;
   const period = { start: end - 29, end };
   // Read from the store, without a tool call's answer budget.
-  const ctx = { client, config: { ...config, answerWithinS: 600, callTimeoutS: 900 }, signal, progress: () => {} };
+  const ctx = {
+    client,
+    digests,
+    config: { ...config, answerWithinS: 600, callTimeoutS: 900 },
+    signal,
+    progress: () => {},
+  };
   const { anomalies } = await anomaliesOf(ctx, period, true);
   const published = new Set<string>(JSON.parse((await readMeta(store, PUBLISHED)) ?? '[]') as string[]);
   const fresh = anomalies.filter((a) => !published.has(idOf(a))).slice(0, MAX_PUBLISHED);

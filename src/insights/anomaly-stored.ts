@@ -2,8 +2,7 @@ import type { DayRange } from '../domain/dates.js';
 import type { Freshness } from '../domain/freshness.js';
 import type { Digest } from '../upstream/history-port.js';
 import { identityKey, type IdentityRef } from '../upstream/listing/merge.js';
-import type { ListReader } from '../upstream/listing/list-all.js';
-import { Unsafe, maxId, refsOf, valueOf } from './digest-sums.js';
+import { Unsafe, maxId, refsOf, valueOf, type StoreReader } from './digest-sums.js';
 import { COST_FLOOR_USD, CREDIT_FLOOR, leastSpike, type Daily } from './anomaly-rules.js';
 
 /**
@@ -128,9 +127,9 @@ export class DenseBuilder {
  * when the store lacks a day of them (the listings then answer). Only identities that can have a spike are
  * kept (see DenseBuilder); the organization's days sum them all.
  */
-export async function storedIdentitySeries(ctx: Pick<ListReader, 'client'>, days: DayRange) {
+export async function storedIdentitySeries(ctx: Pick<StoreReader, 'digests'>, days: DayRange) {
   // Sized once for the identities numbered so far: growing as numbers come would copy at a time.
-  const numbered = (await ctx.client.digestLastId()) + 1;
+  const numbered = (await ctx.digests.lastId()) + 1;
   const metrics = [
     { name: 'credits', into: new DenseBuilder(days, numbered), floor: CREDIT_FLOOR },
     { name: 'billed', into: new DenseBuilder(days, numbered), floor: COST_FLOOR_USD },
@@ -140,7 +139,7 @@ export async function storedIdentitySeries(ctx: Pick<ListReader, 'client'>, days
     for (let start = days.start; start <= days.end; start += READ_DAYS) {
       const part = { start, end: Math.min(days.end, start + READ_DAYS - 1) };
       for (const m of metrics) {
-        const digests = await ctx.client.digests(m.name, part, true);
+        const digests = await ctx.digests.digests(m.name, part, true);
         if (!digests) return false;
         each(m, digests);
       }

@@ -1,4 +1,4 @@
-import type { Digest } from '../upstream/history-port.js';
+import type { Digest, DigestPort } from '../upstream/history-port.js';
 import type { IdentityRef } from '../upstream/listing/merge.js';
 import type { ListReader } from '../upstream/listing/list-all.js';
 
@@ -7,6 +7,11 @@ import type { ListReader } from '../upstream/listing/list-all.js';
  * blocks stay numbers while they are safe integers; a value beyond 2^53 (never seen at these sizes) makes the
  * caller take the listing path instead.
  */
+
+/** What reading the store's digests beside the listings takes: a tool's context is one, and so is the sync's. */
+export interface StoreReader extends ListReader {
+  digests: DigestPort;
+}
 
 export class Unsafe extends Error {}
 
@@ -44,8 +49,8 @@ export function sumById(digests: readonly Digest[]): Map<number, number> {
 }
 
 /** The identity refs of numbered people, as the upstream names them. */
-export async function refsOf(ctx: Pick<ListReader, 'client'>, ids: Iterable<number>) {
-  const names = await ctx.client.digestNames(ids);
+export async function refsOf(ctx: Pick<StoreReader, 'digests'>, ids: Iterable<number>) {
+  const names = await ctx.digests.names(ids);
   const out = new Map<number, IdentityRef>();
   for (const [id, name] of names)
     out.set(id, name.startsWith('u:') ? { user_email: name.slice(2) } : { service_account_name: name.slice(2) });

@@ -2,8 +2,7 @@ import type { DayRange } from '../domain/dates.js';
 import type { Freshness } from '../domain/freshness.js';
 import { formatDay } from '../util/utc-date.js';
 import type { IdentityRef } from '../upstream/listing/merge.js';
-import type { ListReader } from '../upstream/listing/list-all.js';
-import { Unsafe, maxId, refsOf, sumById } from './digest-sums.js';
+import { Unsafe, maxId, refsOf, sumById, type StoreReader } from './digest-sums.js';
 
 /** An identity active before the inactive days and not in them. */
 export interface Gone {
@@ -26,15 +25,15 @@ export interface Periods {
  * store lacks a day of the activity or the credits (the listings then answer).
  */
 export async function goneStored(
-  ctx: ListReader,
+  ctx: StoreReader,
   { lookback, before, recent }: Periods,
   match: ((r: IdentityRef) => boolean) | undefined,
 ): Promise<{ gone: Gone[]; lastKnown: boolean; freshness: Freshness[] } | null> {
   const [earlier, latest, credits, lists] = await Promise.all([
-    ctx.client.digests('active', before),
-    ctx.client.digests('active', recent),
-    ctx.client.digests('credits', lookback),
-    ctx.client.digests('dau', before),
+    ctx.digests.digests('active', before),
+    ctx.digests.digests('active', recent),
+    ctx.digests.digests('credits', lookback),
+    ctx.digests.digests('dau', before),
   ]);
   if (!earlier || !latest || !credits) return null;
   try {

@@ -9,6 +9,7 @@ import type { ConversationSignIn } from '../login/sign-in.js';
 import type { Pseudonymizer } from '../privacy/pii.js';
 import type { ToolDef } from '../tools/types.js';
 import type { AnalyticsClient } from '../upstream/client.js';
+import type { DigestPort } from '../upstream/history-port.js';
 
 /** What one MCP server is built from: the runtime's parts and, over authenticated HTTP, who is calling. */
 export interface ServerDeps {
@@ -30,6 +31,8 @@ export interface ServerDeps {
   signIn?: ConversationSignIn;
   /** The history store, opened on first use: anomalies://latest is served from it. */
   history?: LazyHistory;
+  /** The history store's digests, read by the insights tools (the runtime's are its history's). */
+  digests?: DigestPort;
   /** The organization's teams and cost centers, when a directory is configured. */
   org?: OrgDirectory;
 }

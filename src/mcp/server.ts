@@ -41,6 +41,7 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
   const inventory = toolInventory({ tools: deps.tools, config, caller: deps.caller, login: deps.login }, onlyTool);
   const calls: ToolRunDeps = {
     client,
+    digests: deps.digests,
     config,
     pii: deps.pii,
     log,

@@ -6,12 +6,15 @@ import type { AuditSink } from '../privacy/audit.js';
 import type { Pseudonymizer } from '../privacy/pii.js';
 import type { ListingStatus } from '../upstream/listing/background-listings.js';
 import type { AnalyticsClient } from '../upstream/client.js';
+import { NO_DIGESTS, type DigestPort } from '../upstream/history-port.js';
 import type { ToolContext, ToolDef } from '../tools/types.js';
 import { confirmationFor } from './confirmation.js';
 
 /** What a tool's context is built from: the server's parts a tool may use, and its key for confirmations. */
 export interface ToolContextParts {
   client: AnalyticsClient;
+  /** The history store's digests, when there is a store. */
+  digests?: DigestPort;
   config: Config;
   pii: Pseudonymizer;
   log: Logger;
@@ -40,6 +43,7 @@ export function toolContextFor(
 ): ToolContext {
   return {
     client: parts.client,
+    digests: parts.digests ?? NO_DIGESTS,
     config: parts.config,
     pii: parts.pii,
     log: parts.log,

@@ -7,6 +7,7 @@ import { createLogger, secretScrubber, type Logger } from '../logger.js';
 import { Pseudonymizer } from '../privacy/pii.js';
 import type { Simulator } from '../simulator/index.js';
 import type { LazyHistory } from '../history/serving/runtime-history.js';
+import type { DigestPort } from '../upstream/history-port.js';
 import { resolveCacheDir } from '../upstream/cache/cache-dir.js';
 import { AnalyticsClient } from '../upstream/client.js';
 import type { SharedRedis } from '../upstream/limits/redis-connection.js';
@@ -32,6 +33,8 @@ export interface Runtime {
   signIn?: ConversationSignIn;
   /** The history store --history names, opened on first use. */
   history?: LazyHistory;
+  /** The history store's digests, opened with it (see LazyHistory.digests). */
+  digests?: DigestPort;
   /** The organization's directory (--directory, or SCIM over --http), as the tools read it. */
   org?: OrgDirectory;
   /** Where the directory's versions come in: the file's, or SCIM's through `replace`. */
@@ -125,6 +128,7 @@ export async function createRuntime(
     client,
     log,
     history,
+    digests: history?.digests,
     org,
     orgState,
     pii,

@@ -6,6 +6,7 @@ import type { Toolset } from '../config/options-tools.js';
 import type { Logger } from '../logger.js';
 import type { Pseudonymizer } from '../privacy/pii.js';
 import type { AnalyticsClient } from '../upstream/client.js';
+import type { DigestPort } from '../upstream/history-port.js';
 import type { ListingStatus } from '../upstream/listing/background-listings.js';
 import type { Listing } from '../upstream/endpoint.js';
 import type { PageShape } from '../upstream/listing/pagination.js';
@@ -20,6 +21,8 @@ export interface ToolAnnotations {
 /** What a tool handler may use. Nothing of MCP leaks in: the server adapts these. */
 export interface ToolContext {
   client: AnalyticsClient;
+  /** The history store's digests (none without a store): the insights read people's sums from them. */
+  digests: DigestPort;
   config: Config;
   pii: Pseudonymizer;
   log: Logger;

@@ -27,8 +27,7 @@ import type { SharedRedis } from './limits/redis-connection.js';
 import { RedisStore } from './cache/redis-store.js';
 import { DEFAULT_RETRY, type RetryConfig } from './transport/retry.js';
 import type { AnswerStore } from './cache/stored-answer.js';
-import type { DayRange } from '../domain/dates.js';
-import type { Digest, DigestName, HistoryPort } from './history-port.js';
+import type { HistoryPort } from './history-port.js';
 import { VERSION } from '../version.js';
 
 export type { ListingAnswer, ListingRequest, ListOptions, PageArgs } from './requests.js';
@@ -185,21 +184,6 @@ export class AnalyticsClient {
   async stored<E extends AnyListing>(listing: E, args: ListArgs<E>): Promise<boolean> {
     const covered = await this.upstream.history?.cover(this.resolve(listing, args), true);
     return covered !== null && covered !== undefined && covered.missing.length === 0;
-  }
-
-  /** The history store's digests that cover the days exactly, or null (no store, or a day it lacks). */
-  async digests(name: DigestName, days: DayRange, byDay = false): Promise<Digest[] | null> {
-    return (await this.upstream.history?.digest?.digests(name, days, byDay)) ?? null;
-  }
-
-  /** The names behind the numbers of digests: `u:<email>` or `s:<service account>`. */
-  async digestNames(ids: Iterable<number>): Promise<Map<number, string>> {
-    return (await this.upstream.history?.digest?.names(ids)) ?? new Map();
-  }
-
-  /** The largest number the history store has given an identity (0: none, or no store). */
-  async digestLastId(): Promise<number> {
-    return (await this.upstream.history?.digest?.lastId()) ?? 0;
   }
 
   /** Resolves once the history store (if any) is open: it opens on first use, not when the server starts. */

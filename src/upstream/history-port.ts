@@ -25,8 +25,6 @@ export interface HistoryPort {
   keep(request: HistoryRequest, window: DayRange, items: unknown[], fetchedAt: string): void;
   /** Resolves once the store is open (it opens on first use), so that `storedFrom` knows its earliest day. */
   ready?(): Promise<void>;
-  /** The store's digests, when it keeps them. */
-  digest?: DigestPort;
 }
 
 /**
@@ -47,7 +45,7 @@ export interface Digest {
   freshness: Freshness;
 }
 
-/** The digests of stored days, and the names behind their numbers. */
+/** The digests of stored days, and the names behind their numbers: what the tools and the sync read of the store beside the client. */
 export interface DigestPort {
   /**
    * The digests that cover the days exactly (months first, then days; days only with `byDay`); null when the
@@ -60,3 +58,10 @@ export interface DigestPort {
   /** The largest number given to an identity so far (0: none). */
   lastId(): Promise<number>;
 }
+
+/** The digests where there is no history store: none stored, no names, no numbers. */
+export const NO_DIGESTS: DigestPort = {
+  digests: async () => null,
+  names: async () => new Map(),
+  lastId: async () => 0,
+};

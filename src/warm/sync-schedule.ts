@@ -17,7 +17,13 @@ async function syncInBackground(target: SyncTarget, signal: AbortSignal): Promis
       onProgress: (line) => (line.answerable ? log.info(line.text) : log.debug(line.text)),
       // New anomalies go to anomalies://latest, and its subscribers hear of them.
       after: () =>
-        publishAnomalies(target.client, target.config, target.history.source.store, signal).then(
+        publishAnomalies(
+          target.client,
+          target.config,
+          target.history.source.store,
+          signal,
+          target.history.source.digest,
+        ).then(
           (fresh) => void (fresh.length && log.info('new anomalies published', { count: fresh.length })),
           (error: Error) => log.warn('could not publish the anomalies', { error: error.message }),
         ),

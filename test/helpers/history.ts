@@ -5,6 +5,7 @@ import { attachHistory, type RuntimeHistory } from '../../src/history/serving/ru
 import { syncOnce } from '../../src/history/sync/sync-run.js';
 import type { SyncResult } from '../../src/history/sync/sync.js';
 import { createLogger } from '../../src/logger.js';
+import type { DigestPort } from '../../src/upstream/history-port.js';
 import { harness, type Harness, type HarnessOptions } from './mcp.js';
 
 export interface StoredHarness extends Harness {
@@ -64,7 +65,14 @@ async function storeTarget(engine: 'sqlite' | 'postgres'): Promise<{ where: stri
  */
 export async function storedHarness(store: StoreOptions, options: HarnessOptions = {}): Promise<StoredHarness> {
   const target = await storeTarget(store.engine ?? 'sqlite');
-  const h = await harness(options).catch(async (error: unknown) => {
+  let history: RuntimeHistory | undefined;
+  // The server is built before the store is attached: its tools read the digests of the store once it is.
+  const digests: DigestPort = {
+    digests: async (name, days, byDay) => (await history?.source.digest.digests(name, days, byDay)) ?? null,
+    names: async (ids) => (await history?.source.digest.names(ids)) ?? new Map(),
+    lastId: async () => (await history?.source.digest.lastId()) ?? 0,
+  };
+  const h = await harness({ digests, ...options }).catch(async (error: unknown) => {
     await target.remove();
     throw error;
   });
@@ -73,7 +81,6 @@ export async function storedHarness(store: StoreOptions, options: HarnessOptions
     (t) => t,
     (line) => h.logs.push(line),
   );
-  let history: RuntimeHistory | undefined;
   try {
     history = await attachHistory(h.upstream, { history: target.where, cacheDir: undefined, demo: false }, log);
     if (!history) throw new Error(`the history store could not be opened: ${h.logs.join('\n')}`);

@@ -11,6 +11,7 @@ import { createServer } from '../../src/mcp/server.js';
 import type { ServerDeps } from '../../src/mcp/server-deps.js';
 import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
 import type { AnalyticsClient, ClientOptions } from '../../src/upstream/client.js';
+import type { DigestPort } from '../../src/upstream/history-port.js';
 import { clientFor } from './client.js';
 import { NOW } from './sim.js';
 
@@ -50,6 +51,8 @@ export interface HarnessOptions {
   setup?: (client: Client) => void;
   /** The upstream client's options, e.g. `limits` to pace it like the real API. */
   client?: Partial<ClientOptions>;
+  /** The history store's digests the tools read (see storedHarness). */
+  digests?: DigestPort;
 }
 
 /** A real MCP client talking to createServer() in process, with the simulator behind it over real HTTP. */
@@ -90,7 +93,7 @@ export async function harness(options: HarnessOptions = {}): Promise<Harness> {
     auditLines.push(...lines);
     audit.push(...lines.filter((l) => l.event === OUTCOME_EVENT));
   });
-  const deps: ServerDeps = { client: upstream, config, log, pii, audit: auditSink };
+  const deps: ServerDeps = { client: upstream, config, log, pii, audit: auditSink, digests: options.digests };
   // config.directory: the directory file, read as the runtime reads it (today's teams: the harness has no store).
   const orgState = config.directory ? new DirectoryState(log) : undefined;
   if (orgState) {

@@ -76,7 +76,10 @@ afterAll(async () => {
 describe('anomalies://latest, the changelog of what the sync found', () => {
   it('subscribed clients of both eras hear of new anomalies after a server sync (--sync), and read them', async () => {
     const history = await store('server.sqlite');
-    const deps = { ...h.deps, history: { open: async () => history, close: () => history.close() } };
+    const deps = {
+      ...h.deps,
+      history: { open: async () => history, close: () => history.close(), digests: history.source.digest },
+    };
     // A 2025-era client on stdio's footing (resources/subscribe)...
     const server = createServer(deps);
     const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();

@@ -20,6 +20,8 @@ export interface LazyHistory {
   /** Opens it once (later calls get the same); undefined when it cannot be used, said once on stderr. */
   open(): Promise<RuntimeHistory | undefined>;
   close(): Promise<void>;
+  /** The store's digests, opening it on first use; none once it is closed or when it cannot be used. */
+  digests: DigestPort;
 }
 
 interface Options {
@@ -46,12 +48,6 @@ class OpeningPort implements HistoryPort {
   async cover(request: HistoryRequest, daysOnly?: boolean) {
     return (await this.open())?.source.cover(request, daysOnly) ?? null;
   }
-
-  readonly digest: DigestPort = {
-    digests: async (name, days, byDay) => (await this.open())?.source.digest.digests(name, days, byDay) ?? null,
-    names: async (ids) => (await this.open())?.source.digest.names(ids) ?? new Map(),
-    lastId: async () => (await this.open())?.source.digest.lastId() ?? 0,
-  };
 
   storedFrom(): number | undefined {
     void this.open();
@@ -92,8 +88,14 @@ export function configuredHistory(client: AnalyticsClient, options: Options, log
   };
   const port = new OpeningPort(open);
   client.useHistory(port);
+  const digest = async () => (closed ? undefined : (await open())?.source.digest);
   return {
     open,
+    digests: {
+      digests: async (name, days, byDay) => (await digest())?.digests(name, days, byDay) ?? null,
+      names: async (ids) => (await digest())?.names(ids) ?? new Map(),
+      lastId: async () => (await digest())?.lastId() ?? 0,
+    },
     close: async () => {
       closed = true;
       if (!opening) return client.useHistory(undefined);
