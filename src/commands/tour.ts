@@ -21,6 +21,12 @@ const QUESTIONS: Array<[string, string, Record<string, unknown>]> = [
   ['Who used the most credits last month?', 'get_credit_usage', { range: 'previous_month', limit: 10 }],
   ['How did daily active users develop over 30 days?', 'get_active_user_counts', { range: 'last_30_days' }],
   ['What did each model cost last month?', 'get_cost_analytics', { range: 'previous_month', group_by: ['resource'] }],
+  [
+    'Which teams used it most last month (top level)?',
+    'get_user_activity',
+    { range: 'previous_month', group_by: 'team:1', metrics: ['total_messages'], limit: 3 },
+  ],
+  ['What do we charge each cost center for last month?', 'get_chargeback', {}],
   ['Which editors were most used yesterday?', 'get_editor_language_activity', { group_by: 'editor' }],
   ['Who is about to hit their budget this month?', 'get_budget_status', { limit: 5 }],
   [
@@ -59,7 +65,7 @@ function thisCli(): string {
 
 const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
-/** A guided run: the embedded simulator, the real server, a real MCP client, eight typical questions. */
+/** A guided run: the embedded simulator, the real server, a real MCP client, ten typical questions (two by team). */
 export async function runTour(print: (line: string) => void): Promise<void> {
   await runOneShot(TOUR, [], process.env, async ({ runtime, history }) => {
     await showTour(runtime, history, print);
@@ -85,7 +91,8 @@ async function showTour(runtime: Runtime, history: RuntimeHistory | undefined, p
       );
       print(await fillHistory(runtime, history));
     }
-    for (const [question, name, args] of QUESTIONS) {
+    const offered = new Set(tools.map((t) => t.name));
+    for (const [question, name, args] of QUESTIONS.filter(([, name]) => offered.has(name))) {
       print(`\n> ${question}\n  ${name} ${JSON.stringify(args)}`);
       const result = await client.callTool({ name, arguments: args });
       const text = (result.content as Array<{ type: string; text?: string }>).map((c) => c.text ?? '').join('\n');
