@@ -22,6 +22,10 @@ async function main(argv: string[]): Promise<number> {
     await runTour(print);
     return 0;
   }
+  if (command === 'directory' && rest[0] === 'check') {
+    const { runDirectoryCheck } = await import('./commands/directory-check.js');
+    return runDirectoryCheck(rest.slice(1), print, warn);
+  }
   if (command === 'api-key') {
     const { runApiKeyCommand } = await import('./commands/api-key.js');
     return runApiKeyCommand(rest, print, warn);
