@@ -10,6 +10,9 @@ import { parseIsoDay, weekday } from '../../util/utc-date.js';
 import { READ_ONLY, defineTool } from '../define-tool.js';
 import { listAll } from '../../upstream/listing/list-all.js';
 import { rangeArg, rangeInputs, rangeRequest } from '../shared/inputs.js';
+import { groupsOut, orgInputs } from '../shared/org-groups.js';
+import { groupsText } from '../shared/org-groups-text.js';
+import { activeByGroup } from './active-by-group.js';
 
 const day = z.object({ date: z.string(), user_count: z.number().int() });
 type Day = z.output<typeof day>;
@@ -36,7 +39,7 @@ export const getActiveUserCounts = comparable(
     description:
       'Daily active users (people and service accounts per UTC day) with average, weekday/weekend split, peak and a trend over full Mon–Sun weeks. ' +
       'Default: the last 7 complete days; 2 years of history.',
-    input: z.strictObject(rangeInputs),
+    input: z.strictObject({ ...rangeInputs, ...orgInputs }),
     output: z.object({
       start_date: z.string(),
       end_date: z.string(),
@@ -53,6 +56,7 @@ export const getActiveUserCounts = comparable(
           .describe('full Monday-Sunday weeks only'),
         trend: trendOut,
       }),
+      ...groupsOut,
       freshness: askedFreshnessSchema,
     }),
     annotations: READ_ONLY,
@@ -64,6 +68,11 @@ export const getActiveUserCounts = comparable(
       // A day not published yet reads as zero: it is listed as answered, but never counted as a low.
       const days = publishedOnly(answer.data, freshness);
       const byCount = [...days].sort((a, b) => a.user_count - b.user_count || (a.date < b.date ? -1 : 1));
+      const groups = await activeByGroup(
+        ctx,
+        args,
+        days.map((d) => d.date),
+      );
       return {
         start_date: answer.start_date,
         end_date: answer.end_date,
@@ -78,6 +87,7 @@ export const getActiveUserCounts = comparable(
           weekly_averages: days.length ? fullWeeks(days) : [],
           trend: dauTrend(days),
         },
+        ...(groups ? { groups } : {}),
         freshness,
       };
     },
@@ -103,6 +113,13 @@ export const getActiveUserCounts = comparable(
         );
       else lines.push(out.days.map((d) => `${d.date.slice(5)} ${d.user_count}`).join(', '));
       if (s.trend) lines.push(`Trend: ${trendText(s.trend, weeks.length < 2)}.`);
+      if (out.groups)
+        lines.push(
+          groupsText(out.groups, (v) => {
+            const days = Object.values(v).map(Number);
+            return `avg ${int(Math.round(days.reduce((a, b) => a + b, 0) / Math.max(1, days.length)))}/day`;
+          }),
+        );
       lines.push(freshnessLine(out.freshness));
       return lines.join('\n');
     },

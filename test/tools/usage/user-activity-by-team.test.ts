@@ -103,4 +103,22 @@ describe('user activity by team', () => {
     expect(eng.structured.teams.every((x: { team: string }) => x.team.startsWith('Engineering'))).toBe(true);
     expect(eng.structured.teams.some((x: { level: number }) => x.level === 2)).toBe(true);
   });
+
+  it('counts active people per team per day, each person once a day in each team', async () => {
+    const a = await single.call('get_active_user_counts', {
+      start_date: '2026-10-01',
+      end_date: '2026-10-07',
+      group_by: 'team:1',
+    });
+    expect(a.isError).toBe(false);
+    const g = a.structured.groups;
+    for (const d of a.structured.days as Array<{ date: string; user_count: number }>) {
+      // The organization's count of the day is the total's, and the teams (no one in two) add up to it.
+      expect(Number(g.total.values[d.date])).toBe(d.user_count);
+      expect(
+        g.rows.reduce((n: number, r: { values: Record<string, number> }) => n + Number(r.values[d.date] ?? 0), 0),
+      ).toBe(d.user_count);
+    }
+    expect(a.text).toContain('By team:1');
+  });
 });
