@@ -68,11 +68,11 @@ export function openCommand<Args>(
 /** Nothing to read or fill: a command line that cannot work, not a failure while running. */
 function checkHistory(command: Pick<OneShot, 'name' | 'history'>, config: Config): void {
   if (!command.history) return;
-  const where = config.history.trim().toLowerCase();
+  const { kind } = config.history;
   const why =
-    where === 'none'
+    kind === 'none'
       ? '--history none keeps none'
-      : where === 'auto' && !resolveCacheDir(config.cacheDir)
+      : kind === 'auto' && !resolveCacheDir(config.cacheDir)
         ? '--history auto keeps none without a cache directory (ANALYTICS_CACHE_DIR=none)'
         : undefined;
   if (why)

@@ -1,6 +1,24 @@
 import { z } from 'zod';
 import { wholeNumber, type Option } from './cli-options.js';
 
+/** Where --history points: nowhere, a SQLite file in the cache directory (auto), a SQLite file, or a PostgreSQL database. */
+export type HistoryWhere =
+  { kind: 'none' } | { kind: 'auto' } | { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+
+const HISTORY_TAKES = '--history / ANALYTICS_HISTORY takes auto, none, a file path or a postgres:// URL';
+
+/** `--history` read once: auto and none in any case, a postgres:// (or postgresql://) URL, else a file path. */
+export function parseHistoryWhere(text: string): HistoryWhere | string {
+  const value = text.trim();
+  if (value.toLowerCase() === 'none') return { kind: 'none' };
+  if (value.toLowerCase() === 'auto') return { kind: 'auto' };
+  if (/^postgres(ql)?:\/\//i.test(value)) return { kind: 'postgres', url: value };
+  if (value === '') return `${HISTORY_TAKES}, got nothing.`;
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(value)?.[1];
+  if (scheme) return `${HISTORY_TAKES}, got a ${scheme}:// URL.`;
+  return { kind: 'sqlite', path: value };
+}
+
 /** The options of the history store and its sync, part of the server's one table (src/config/options.ts). */
 export const HISTORY_OPTIONS = {
   history: {
@@ -8,7 +26,16 @@ export const HISTORY_OPTIONS = {
     env: 'ANALYTICS_HISTORY',
     kind: 'text',
     value: 'WHERE',
-    schema: z.string().min(1).default('auto'),
+    schema: z
+      .string()
+      .min(1)
+      .default('auto')
+      .transform((text, ctx): HistoryWhere => {
+        const where = parseHistoryWhere(text);
+        if (typeof where !== 'string') return where;
+        ctx.issues.push({ code: 'custom', message: where, input: text });
+        return z.NEVER;
+      }),
     shown: 'auto',
     help: 'the history store: auto (SQLite in the cache directory), none, a file path, or a postgres:// URL for a team',
     manifest: 'history',

@@ -109,7 +109,7 @@ export async function createRuntime(
   // Loaded only here: a server with --history none never needs the store's code. The store itself opens on
   // first use, so that a server starts without paying for it.
   const history =
-    config.history.trim().toLowerCase() === 'none'
+    config.history.kind === 'none'
       ? undefined
       : (await import('../history/serving/runtime-history.js')).configuredHistory(
           client,

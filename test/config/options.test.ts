@@ -36,7 +36,7 @@ const SAMPLES: Record<Key, [string, unknown]> = {
   warm: ['true', true],
   warmList: ['dau-count:last_7_days', 'dau-count:last_7_days'],
   demo: ['on', true],
-  history: ['/tmp/oam-history.sqlite', '/tmp/oam-history.sqlite'],
+  history: ['/tmp/oam-history.sqlite', { kind: 'sqlite', path: '/tmp/oam-history.sqlite' }],
   sync: ['on', true],
   historyDays: ['30', 30],
   historyMonths: ['0', 0],
@@ -157,6 +157,35 @@ describe('the table of server options', () => {
     [['--refresh-hour', '24'], {}, /--refresh-hour \/ ANALYTICS_REFRESH_HOUR must be 0 to 23/],
     [[], { ANALYTICS_REFRESH_HOUR: '2.5' }, /ANALYTICS_REFRESH_HOUR must be a whole number of hours \(UTC\), 0 to 23/],
   ])('refuses %j %j naming where the bad value came from, and points to --help', (argv, env, message) => {
+    expect(() => load(argv as string[], env)).toThrow(message);
+    expect(() => load(argv as string[], env)).toThrow(/Run org-analytics-mcp --help for the options\./);
+  });
+
+  it.each([
+    [[], {}, { kind: 'auto' }],
+    [['--history', ' AUTO '], {}, { kind: 'auto' }],
+    [[], { ANALYTICS_HISTORY: 'None' }, { kind: 'none' }],
+    [['--history', 'store/history.sqlite'], {}, { kind: 'sqlite', path: 'store/history.sqlite' }],
+    [['--history', 'postgres://u@db:5432/oam'], {}, { kind: 'postgres', url: 'postgres://u@db:5432/oam' }],
+    [[], { ANALYTICS_HISTORY: 'PostgreSQL://db/oam' }, { kind: 'postgres', url: 'PostgreSQL://db/oam' }],
+  ])('reads --history %j %j once, into where the store is', (argv, env, where) => {
+    expect(load(argv as string[], env).history).toEqual(where);
+  });
+
+  it.each([
+    [['--history='], {}, /--history must not be empty\./],
+    [['--history', '   '], {}, /--history must not be empty\./],
+    [
+      ['--history', 'https://db.example.com/oam'],
+      {},
+      /takes auto, none, a file path or a postgres:\/\/ URL, got a https:\/\/ URL\./,
+    ],
+    [
+      [],
+      { ANALYTICS_HISTORY: 'mysql://db/oam' },
+      /--history \/ ANALYTICS_HISTORY takes auto, none, a file path or a postgres:\/\/ URL, got a mysql:\/\/ URL\./,
+    ],
+  ])('refuses --history %j %j, saying what it takes, and points to --help', (argv, env, message) => {
     expect(() => load(argv as string[], env)).toThrow(message);
     expect(() => load(argv as string[], env)).toThrow(/Run org-analytics-mcp --help for the options\./);
   });

@@ -51,7 +51,11 @@ describe('days the upstream no longer keeps', () => {
 
   it("reach a server's first call too, while its store is not open yet (it opens on that call)", async () => {
     const h = await harness({ simulator: sim });
-    const lazy = configuredHistory(h.upstream, { history: path, cacheDir: undefined, demo: false }, log)!;
+    const lazy = configuredHistory(
+      h.upstream,
+      { history: { kind: 'sqlite', path }, cacheDir: undefined, demo: false },
+      log,
+    )!;
     try {
       const before = sim.requests().length;
       const answer = await h.call('get_user_activity', { start_date: '2026-11-16', end_date: '2026-11-18' });

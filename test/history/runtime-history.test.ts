@@ -52,7 +52,7 @@ describe('a store not reachable at start (PostgreSQL down): live, then the store
     const client = clientFor(sim);
     const lazy = configuredHistory(
       client,
-      { history: url.toString(), cacheDir: undefined, demo: false, retryMs: 300 },
+      { history: { kind: 'postgres', url: url.toString() }, cacheDir: undefined, demo: false, retryMs: 300 },
       log,
     )!;
     try {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DayRange } from '../../domain/dates.js';
 import type { Logger } from '../../logger.js';
+import { parseHistoryWhere, type HistoryWhere } from '../../config/options-history.js';
 import type { AnalyticsClient } from '../../upstream/client.js';
 import type { DigestPort, HistoryPort, HistoryRequest } from '../../upstream/history-port.js';
 import { HistorySource } from './history-source.js';
@@ -25,7 +26,7 @@ export interface LazyHistory {
 }
 
 interface Options {
-  history: string;
+  history: HistoryWhere;
   cacheDir: string | undefined;
   demo: boolean;
   /** After a store that could not be reached (PostgreSQL down), how long until it is tried again. */
@@ -65,7 +66,7 @@ class OpeningPort implements HistoryPort {
  * (damaged and moved aside, PostgreSQL down, a newer schema) is said once on stderr, and answers are live.
  */
 export function configuredHistory(client: AnalyticsClient, options: Options, log: Logger): LazyHistory | undefined {
-  const demo = options.demo && options.history === 'auto';
+  const demo = options.demo && options.history.kind === 'auto';
   if (!demo && historyTarget(options.history, options.cacheDir, client.sender.credential).kind === 'none')
     return undefined;
   let opening: Promise<RuntimeHistory | undefined> | undefined;
@@ -104,13 +105,22 @@ export function configuredHistory(client: AnalyticsClient, options: Options, log
   };
 }
 
-/** The configured store, opened now and attached to the client; undefined without one, or when it cannot be used. */
+/**
+ * The configured store, opened now and attached to the client; undefined without one, or when it cannot be used.
+ * A text `history` (a test's or a bench's file) is read as --history reads it (parseHistoryWhere).
+ */
 export async function attachHistory(
   client: AnalyticsClient,
-  options: Options,
+  options: Omit<Options, 'history'> & { history: HistoryWhere | string },
   log: Logger,
 ): Promise<RuntimeHistory | undefined> {
-  return configuredHistory(client, options, log)?.open();
+  return configuredHistory(client, { ...options, history: whereOf(options.history) }, log)?.open();
+}
+
+function whereOf(history: HistoryWhere | string): HistoryWhere {
+  const where = typeof history === 'string' ? parseHistoryWhere(history) : history;
+  if (typeof where === 'string') throw new Error(where);
+  return where;
 }
 
 async function openOnce(
@@ -121,7 +131,7 @@ async function openOnce(
 ): Promise<{ history?: RuntimeHistory; retry?: boolean }> {
   // The demo's token is new each run: its store lives in a temporary directory, gone when it stops.
   const demoDir =
-    options.demo && options.history === 'auto' ? mkdtempSync(join(tmpdir(), 'org-analytics-demo-')) : undefined;
+    options.demo && options.history.kind === 'auto' ? mkdtempSync(join(tmpdir(), 'org-analytics-demo-')) : undefined;
   const target: HistoryTarget = demoDir
     ? { kind: 'sqlite', path: join(demoDir, 'history.sqlite') }
     : historyTarget(options.history, options.cacheDir, client.sender.credential);

@@ -6,22 +6,16 @@ import { isDamaged } from './history-errors.js';
 import { openPostgres } from './open-postgres.js';
 import { migrate } from './migrations.js';
 import type { HistoryTables } from './store-tables.js';
+import type { HistoryWhere } from '../../config/options-history.js';
 
-/** Where --history points: nowhere, a SQLite file, or a PostgreSQL database. */
-export type HistoryTarget = { kind: 'none' } | { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string };
+/** The store --history names, auto settled: nowhere, a SQLite file, or a PostgreSQL database. */
+export type HistoryTarget = Exclude<HistoryWhere, { kind: 'auto' }>;
 
-/** `--history` as configured: auto (a file in the cache directory, none without one), none, a path or a postgres:// URL. */
-export function historyTarget(
-  configured: string | undefined,
-  cacheDir: string | undefined,
-  credential: string,
-): HistoryTarget {
-  const value = (configured ?? 'auto').trim();
-  if (value.toLowerCase() === 'none') return { kind: 'none' };
-  if (/^postgres(ql)?:\/\//i.test(value)) return { kind: 'postgres', url: value };
-  if (value.toLowerCase() === 'auto')
+/** `--history` as configured: auto is a file in the cache directory (none without one); a path is made absolute. */
+export function historyTarget(where: HistoryWhere, cacheDir: string | undefined, credential: string): HistoryTarget {
+  if (where.kind === 'auto')
     return cacheDir ? { kind: 'sqlite', path: join(cacheDir, `history-${credential}.sqlite`) } : { kind: 'none' };
-  return { kind: 'sqlite', path: resolve(value) };
+  return where.kind === 'sqlite' ? { kind: 'sqlite', path: resolve(where.path) } : where;
 }
 
 /** What opening a store tells the operator, once, on stderr. */
