@@ -4,7 +4,10 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { parseExportArgs, type ExportArgs } from '../export/export-args.js';
 import { runExport, type ExportOut } from '../export/export-run.js';
+import { EXIT_FAILURE } from '../config/cli-options.js';
+import { formatDay } from '../util/utc-date.js';
 import { runOneShot, type OneShot } from './command-opening.js';
+import { chargebackExport } from './export-chargeback.js';
 
 export const EXPORT_HELP = `Usage: org-analytics-mcp export --from YYYY-MM-DD --to YYYY-MM-DD --what WHAT --format FORMAT
                              [--out FILE] [--pii pseudonymous] [server options]
@@ -16,7 +19,9 @@ written (days the store lacks are named on stderr), 1 when the store holds none 
 failed, 2 on a usage error, 130 when interrupted (FILE is then left as it was).
 
   --from, --to DAY       the first and last day, UTC, inclusive
-  --what WHAT            user-activity | credits | cost
+  --what WHAT            user-activity | credits | cost | chargeback (billed USD and credits per month
+                         and group, each person in their primary group that day; needs --directory)
+  --by GROUPING          chargeback's groups: cost_center (default), team, team:N or a directory column
   --format FORMAT        csv (RFC 4180, with a header row) | parquet
   --out FILE             write to FILE instead of standard output
   --history WHERE        the store: auto, a file path, or a postgres:// URL (as for sync)
@@ -52,14 +57,23 @@ export async function runExportCommand(
     EXPORT,
     argv,
     env,
-    ({ args, runtime, history, say, signal }) =>
-      runExport(history.source.store, args, {
+    async ({ args, runtime, history, say, signal }) => {
+      const ioOut = {
         days: runtime.client.days(),
-        masks: { email: (e) => runtime.pii.email(e), text: (t) => runtime.pii.text(t) },
+        masks: { email: (e: string) => runtime.pii.email(e), text: (t: string) => runtime.pii.text(t) },
         say,
         open: () => openOut(args, io.stdout),
         signal,
-      }),
+      };
+      if (args.what !== 'chargeback') return runExport(history.source.store, args, ioOut);
+      const view = await runtime.org?.over(formatDay(args.from), formatDay(args.to));
+      if (!view) {
+        say('--what chargeback needs a directory: add --directory FILE (a CSV of user_email, team, cost_center…)');
+        return EXIT_FAILURE;
+      }
+      const fold = runtime.config.pii === 'pseudonymous' ? runtime.org!.minGroupSize : undefined;
+      return runExport(history.source.store, args, ioOut, chargebackExport(view, args.by ?? 'cost_center', fold));
+    },
     { write: io.say, stop },
   );
 }

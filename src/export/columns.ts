@@ -1,8 +1,10 @@
 import { METRIC_FIELDS } from '../contract/metrics.js';
 import { costMetricsSchema } from '../upstream/endpoints/cost-analytics.js';
 
-export const EXPORT_KINDS = ['user-activity', 'credits', 'cost'] as const;
+export const EXPORT_KINDS = ['user-activity', 'credits', 'cost', 'chargeback'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
+/** The kinds written record by record from a stored dataset; chargeback is derived from the stored cost by day. */
+export type StoredKind = Exclude<ExportKind, 'chargeback'>;
 
 /** A cell: text as stored (exact decimals), a count, or nothing. */
 export type ExportCell = string | number | null;
@@ -27,6 +29,22 @@ export interface ExportShape {
   columns: readonly Column[];
   cells(date: string, record: Row, masks: Masks): ExportCell[];
 }
+
+/** An export derived from a dataset's stored days as a whole (chargeback lines): its rows once every day is read. */
+export interface DerivedShape {
+  dataset: string;
+  columns: readonly Column[];
+  derive(days: AsyncIterable<{ date: string; rows: Row[] }>): Promise<ExportCell[][]>;
+}
+
+/** The chargeback lines (get_chargeback's), one per month and group. */
+export const CHARGEBACK_COLUMNS: readonly Column[] = [
+  { name: 'month', type: 'text' },
+  { name: 'group', type: 'text' },
+  { name: 'billed_amount_usd', type: 'text' },
+  { name: 'credits_consumed', type: 'text' },
+  { name: 'members', type: 'count' },
+];
 
 const IDENTITY: Column[] = [
   { name: 'date', type: 'text' },
@@ -64,7 +82,7 @@ const DECIMALS = new Set([
   'credits_consumed',
 ]);
 
-export const SHAPES: Record<ExportKind, ExportShape> = {
+export const SHAPES: Record<StoredKind, ExportShape> = {
   'user-activity': {
     dataset: 'user-activity',
     columns: [...IDENTITY, ...METRIC_FIELDS.map((name) => ({ name, type: 'count' as const }))],

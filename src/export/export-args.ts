@@ -11,9 +11,11 @@ export interface ExportArgs {
   what: ExportKind;
   format: ExportFormat;
   out: string | undefined;
+  /** Chargeback's grouping: cost_center (default), team, team:N or a directory column. */
+  by?: string | undefined;
 }
 
-const OWN = ['from', 'to', 'what', 'format', 'out'] as const;
+const OWN = ['from', 'to', 'what', 'format', 'out', 'by'] as const;
 type Own = (typeof OWN)[number];
 
 /** Takes the export's own flags out of the arguments, checked; the rest read exactly like the server's options. */
@@ -49,7 +51,7 @@ export function parseExportArgs(argv: string[], command: string): { args: Export
   if (!(EXPORT_FORMATS as readonly string[]).includes(format))
     fail(`--format must be ${EXPORT_FORMATS.join(' or ')}, not '${format}'.`);
   return {
-    args: { from, to, what: what as ExportKind, format: format as ExportFormat, out: given.out },
+    args: { from, to, what: what as ExportKind, format: format as ExportFormat, out: given.out, by: given.by },
     rest,
   };
 }

@@ -5,7 +5,14 @@ import { datasetById } from '../history/store/datasets.js';
 import type { HistoryStore } from '../history/store/history-store.js';
 import { lastStorableDay } from '../history/store/store-rules.js';
 import { formatDay } from '../util/utc-date.js';
-import { SHAPES, type Masks } from './columns.js';
+import {
+  SHAPES,
+  type DerivedShape,
+  type ExportCell,
+  type ExportShape,
+  type Masks,
+  type StoredKind,
+} from './columns.js';
 import type { ExportArgs } from './export-args.js';
 import { csvSink, parquetSink } from './sinks.js';
 import { dayRuns, storedDays, storedRows } from './stored-days.js';
@@ -32,8 +39,12 @@ export interface ExportOut {
 export const EXIT_INTERRUPTED = 130;
 
 /** Writes the stored days of [from, to]; says which days the store lacks and how to fill them. The exit code. */
-export async function runExport(store: HistoryStore, args: ExportArgs, io: ExportIo): Promise<number> {
-  const shape = SHAPES[args.what];
+export async function runExport(
+  store: HistoryStore,
+  args: ExportArgs,
+  io: ExportIo,
+  shape: ExportShape | DerivedShape = SHAPES[args.what as StoredKind],
+): Promise<number> {
   const { blocks, missing } = await storedDays(store, shape.dataset, args.from, args.to);
   if (missing.length) io.say(missingMessage(missing, args, lastStorableDay(datasetById(shape.dataset), io.days)));
   if (blocks.length === 0) {
@@ -47,14 +58,11 @@ export async function runExport(store: HistoryStore, args: ExportArgs, io: Expor
   const sink = args.format === 'csv' ? csvSink(output.out, shape.columns) : parquetSink(output.out, shape.columns);
   let rows = 0;
   try {
-    for await (const day of storedRows(store, shape.dataset, blocks)) {
-      for (const record of day.rows) {
-        if (failed) throw failed;
-        if (io.signal?.aborted) break;
-        await sink.row(shape.cells(day.date, record, io.masks));
-        rows++;
-      }
+    for await (const cells of cellsOf(shape, storedRows(store, shape.dataset, blocks), io.masks)) {
+      if (failed) throw failed;
       if (io.signal?.aborted) break;
+      await sink.row(cells);
+      rows++;
     }
     if (io.signal?.aborted) {
       await output.abort();
@@ -76,6 +84,19 @@ export async function runExport(store: HistoryStore, args: ExportArgs, io: Expor
   }
   io.say(`${rows} rows of ${blocks.length} stored days written${args.out ? ` to ${args.out}` : ''}`);
   return 0;
+}
+
+/** The rows to write: each stored record's cells, one day in memory at once; or what the days derive as a whole. */
+async function* cellsOf(
+  shape: ExportShape | DerivedShape,
+  days: AsyncIterable<{ date: string; rows: Record<string, unknown>[] }>,
+  masks: Masks,
+): AsyncGenerator<ExportCell[]> {
+  if ('derive' in shape) {
+    yield* await shape.derive(days);
+    return;
+  }
+  for await (const day of days) for (const record of day.rows) yield shape.cells(day.date, record, masks);
 }
 
 function missingMessage(missing: readonly number[], args: ExportArgs, last: number): string {

@@ -1,0 +1,94 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { parquetReadObjects } from 'hyparquet';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runExportCommand } from '../../src/commands/export.js';
+import { startSimulator, type Simulator } from '../../src/simulator/index.js';
+import { storedHarness, type StoredHarness } from '../helpers/history.js';
+import { parseCsv } from '../helpers/parse-csv.js';
+import { NOW } from '../helpers/sim.js';
+
+const OCTOBER = ['--from', '2026-10-01', '--to', '2026-10-31', '--what', 'chargeback'];
+type Line = { group: string; month: string; billed_amount_usd: string; credits?: string; members: number };
+
+describe('org-analytics-mcp export --what chargeback, from the stored cost by day', () => {
+  let sim: Simulator;
+  let h: StoredHarness;
+  let dir: string;
+  let directory: string;
+
+  beforeAll(async () => {
+    sim = await startSimulator({ users: 40, now: NOW, rateLimit: false, token: 'rw', plan: 'credits' });
+    dir = mkdtempSync(join(tmpdir(), 'export-chargeback-'));
+    directory = join(dir, 'org.csv');
+    const csv = await (await fetch(`${sim.url}/__sim/directory`, { headers: { authorization: 'Bearer rw' } })).text();
+    writeFileSync(directory, csv);
+    h = await storedHarness({ historyDays: 55, historyMonths: 0 }, { simulator: sim, config: { directory } });
+  }, 120_000);
+  afterAll(async () => {
+    await h?.close();
+    await sim?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function exported(argv: string[]) {
+    const stdout = new PassThrough();
+    const chunks: Buffer[] = [];
+    stdout.on('data', (c: Buffer) => chunks.push(c));
+    const said: string[] = [];
+    const code = await runExportCommand(
+      [...argv, '--history', h.where, '--api-token', sim.token, '--base-url', sim.url],
+      { ANALYTICS_CACHE_DIR: 'none' },
+      { stdout, say: (line) => said.push(line) },
+    );
+    return { code, out: Buffer.concat(chunks).toString('utf8'), said: said.join('\n') };
+  }
+
+  it("writes get_chargeback's lines as CSV and as Parquet, exactly", async () => {
+    const answer = await h.call('get_chargeback', { start_month: '2026-10', by: 'team:1' });
+    expect(answer.isError, answer.text).toBe(false);
+    const want = (answer.structured.lines as Line[]).map((l) => [
+      l.month,
+      l.group,
+      l.billed_amount_usd,
+      l.credits!,
+      String(l.members),
+    ]);
+    expect(want.length).toBeGreaterThan(2);
+    const csv = await exported([...OCTOBER, '--format', 'csv', '--by', 'team:1', '--directory', directory]);
+    expect(csv.code, csv.said).toBe(0);
+    const [header, ...rows] = parseCsv(csv.out);
+    expect(header).toEqual(['month', 'group', 'billed_amount_usd', 'credits_consumed', 'members']);
+    expect(rows).toEqual(want);
+
+    const file = join(dir, 'october.parquet');
+    const parquet = await exported([
+      ...OCTOBER,
+      '--format',
+      'parquet',
+      '--out',
+      file,
+      '--by',
+      'team:1',
+      '--directory',
+      directory,
+    ]);
+    expect(parquet.code, parquet.said).toBe(0);
+    const buffer = readFileSync(file);
+    const read = await parquetReadObjects({
+      file: buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength),
+    });
+    expect(read.map((r) => [r.month, r.group, r.billed_amount_usd, r.credits_consumed, String(r.members)])).toEqual(
+      want,
+    );
+  });
+
+  it('says it needs a directory, and writes nothing, without one', async () => {
+    const run = await exported([...OCTOBER, '--format', 'csv']);
+    expect(run.code).toBe(1);
+    expect(run.said).toContain('--directory FILE');
+    expect(run.out).toBe('');
+  });
+});
