@@ -9,6 +9,7 @@ import { dau } from '../../src/upstream/endpoints/dau.js';
 import { userActivity } from '../../src/upstream/endpoints/user-activity.js';
 import { attachHistory } from '../../src/history/serving/runtime-history.js';
 import type { AnalyticsClient } from '../../src/upstream/client.js';
+import type { DigestPort } from '../../src/upstream/history-port.js';
 import { clientFor } from '../helpers/client.js';
 import { historyRig, type HistoryRig } from './history/history-fixture.js';
 import { quantile } from './history/history-queries.js';
@@ -46,7 +47,11 @@ const quiet = createLogger(
 );
 
 /** An MCP client of a server on `upstream` (a client with the store attached), in process. */
-export async function mcpOn(rig: HistoryRig, upstream: AnalyticsClient): Promise<Client> {
+export async function mcpOn(
+  rig: HistoryRig,
+  upstream: AnalyticsClient,
+  digests: DigestPort = rig.history.source.digest,
+): Promise<Client> {
   const config = configSchema.parse({ token: rig.sim.token, baseUrl: rig.sim.url, logLevel: 'error' });
   const server = createServer({
     client: upstream,
@@ -54,6 +59,7 @@ export async function mcpOn(rig: HistoryRig, upstream: AnalyticsClient): Promise
     log: quiet,
     pii: new Pseudonymizer('full', 'b'),
     audit: () => {},
+    digests,
   });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(a);
@@ -106,7 +112,7 @@ async function benchSize(print: Print, users: number, repeat: number): Promise<v
         const upstream = clientFor(rig.sim);
         const history = await attachHistory(upstream, { history: rig.file!, cacheDir: undefined, demo: false }, quiet);
         opened.push(upstream, history!);
-        last = await timed(rig, await mcpOn(rig, upstream), granularity);
+        last = await timed(rig, await mcpOn(rig, upstream, history!.source.digest), granularity);
         cold.push(last.ms);
         live += last.live;
       }

@@ -14,6 +14,7 @@ import { benchViews } from './views.bench.js';
 import { benchExport } from './export.bench.js';
 import { benchAnomalies } from './anomalies.bench.js';
 import { benchInactive } from './inactive.bench.js';
+import { benchTeams } from './teams.bench.js';
 
 type Print = (line: string) => void;
 
@@ -42,6 +43,8 @@ const benches: Array<[name: string, run: (print: Print) => Promise<void>, largeO
   ['anomalies', benchAnomalies, false],
   // Issue 24: find_inactive_people from the store (BENCH_INACTIVE_SIZES=10000,50000 adds 50,000).
   ['inactive people', benchInactive, false],
+  // Issue 34: teams from the store, the directory file, a SCIM push (BENCH_TEAMS_SIZES=50000 for the goal's size).
+  ['teams', benchTeams, false],
 ];
 // `--only NAME` (repeatable, or BENCH_ONLY=a,b) runs only the benches whose name contains one of them.
 const only = [

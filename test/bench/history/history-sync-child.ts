@@ -56,7 +56,13 @@ async function syncHere(): Promise<void> {
       holder: (workerData as { orgAnalyticsSync: { holder: string } }).orgAnalyticsSync.holder,
       // The anomalies it found published after it, as the sync command does.
       after: async () =>
-        void (await publishAnomalies(client, config, history.source.store, new AbortController().signal)),
+        void (await publishAnomalies(
+          client,
+          config,
+          history.source.store,
+          new AbortController().signal,
+          history.source.digest,
+        )),
     },
   );
   snapshots?.stop();

@@ -25,7 +25,11 @@ async function lazy(name: string): Promise<LazyHistory> {
   return { open: async () => ({ source: { store } }) as never, close: async () => {} } as unknown as LazyHistory;
 }
 
-const log = createLogger('error');
+const log = createLogger(
+  'error',
+  (t) => t,
+  () => {},
+);
 const team = parseGroupBy('team', []);
 
 describe('the directory as the tools see it, with a history store', () => {
