@@ -68,7 +68,12 @@ export async function runExportCommand(
       if (args.what !== 'chargeback') return runExport(history.source.store, args, ioOut);
       const view = await runtime.org?.over(formatDay(args.from), formatDay(args.to));
       if (!view) {
-        say('--what chargeback needs a directory: add --directory FILE (a CSV of user_email, team, cost_center…)');
+        const refused = runtime.orgState?.problem;
+        say(
+          refused
+            ? `--what chargeback: the directory was refused, so no group can be given: ${refused}`
+            : '--what chargeback needs a directory: add --directory FILE (a CSV of user_email, team, cost_center…)',
+        );
         return EXIT_FAILURE;
       }
       const fold = runtime.config.pii === 'pseudonymous' ? runtime.org!.minGroupSize : undefined;

@@ -5,6 +5,9 @@ import { PassThrough } from 'node:stream';
 import { parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExportCommand } from '../../src/commands/export.js';
+import { compareDecimals, sumDecimals } from '../../src/domain/numbers.js';
+import type { DirectorySnapshot } from '../../src/directory/directory-row.js';
+import { parseIsoDay } from '../../src/util/utc-date.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { storedHarness, type StoredHarness } from '../helpers/history.js';
 import { parseCsv } from '../helpers/parse-csv.js';
@@ -31,6 +34,12 @@ describe('org-analytics-mcp export --what chargeback, from the stored cost by da
     await h?.close();
     await sim?.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A directory version as the store records it: the mover in `team`, the others the file names in Eng. */
+  const version = (mover: string, team: string): DirectorySnapshot => ({
+    rows: [{ identity: `u:${mover}`, team: [team], primary: true, attributes: {} }],
+    source: { kind: 'file', name: directory, loadedAt: NOW },
   });
 
   async function exported(argv: string[]) {
@@ -91,4 +100,68 @@ describe('org-analytics-mcp export --what chargeback, from the stored cost by da
     expect(run.said).toContain('--directory FILE');
     expect(run.out).toBe('');
   });
+
+  it("splits a mover's month where the store recorded the move: the old team before the 15th, the new one from it", async () => {
+    const top = await h.call('get_cost_analytics', {
+      start_date: '2026-10-01',
+      end_date: '2026-10-31',
+      group_by: ['user'],
+      limit: 100,
+    });
+    const mover = (top.structured.rows as Array<{ user: string }>).map((r) => r.user).find((u) => u.includes('@'))!;
+    const daily = await h.call('get_cost_analytics', {
+      start_date: '2026-10-01',
+      end_date: '2026-10-31',
+      granularity: 'day',
+      filters: { user_emails: [mover] },
+    });
+    const cost = (days: (d: string) => boolean) =>
+      sumDecimals(
+        (daily.structured.rows as Array<{ start_date: string; cost: { billed_amount_usd: string } }>)
+          .filter((r) => days(r.start_date))
+          .map((r) => r.cost.billed_amount_usd),
+      );
+    // A store of its own, so that its directory's history is only this one: Sales from the 1st, Eng from the 15th.
+    const own = await storedHarness({ historyDays: 55, historyMonths: 0 }, { simulator: sim });
+    try {
+      const store = own.history.source.store;
+      await store.recordDirectory(version(mover, 'Sales'), parseIsoDay('2026-10-01')!);
+      await store.recordDirectory(version(mover, 'Eng'), parseIsoDay('2026-10-15')!);
+      const file = join(dir, 'moved.csv');
+      writeFileSync(file, `user_email,team\n${mover},Eng\n`);
+      const stdout = new PassThrough();
+      const chunks: Buffer[] = [];
+      stdout.on('data', (c: Buffer) => chunks.push(c));
+      const said: string[] = [];
+      const code = await runExportCommand(
+        [...OCTOBER, '--format', 'csv', '--by', 'team', '--directory', file, '--history', own.where].concat([
+          '--api-token',
+          sim.token,
+          '--base-url',
+          sim.url,
+        ]),
+        { ANALYTICS_CACHE_DIR: 'none' },
+        { stdout, say: (line) => said.push(line) },
+      );
+      expect(code, said.join('\n')).toBe(0);
+      const [, ...rows] = parseCsv(Buffer.concat(chunks).toString('utf8'));
+      const line = (group: string) => rows.find((r) => r[1] === group)!;
+      expect(
+        compareDecimals(
+          line('Sales')[2]!,
+          cost((d) => d < '2026-10-15'),
+        ),
+      ).toBe(0);
+      expect(
+        compareDecimals(
+          line('Eng')[2]!,
+          cost((d) => d >= '2026-10-15'),
+        ),
+      ).toBe(0);
+      expect([line('Sales')[4], line('Eng')[4]]).toEqual(['1', '1']);
+      expect(rows.map((r) => r[1])).toContain('(unassigned)');
+    } finally {
+      await own.close();
+    }
+  }, 120_000);
 });
