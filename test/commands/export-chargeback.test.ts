@@ -58,6 +58,8 @@ describe('org-analytics-mcp export --what chargeback, from the stored cost by da
   it("writes get_chargeback's lines as CSV and as Parquet, exactly", async () => {
     const answer = await h.call('get_chargeback', { start_month: '2026-10', by: 'team:1' });
     expect(answer.isError, answer.text).toBe(false);
+    // Asked as the store keeps cost by day: answered from it.
+    expect(answer.structured.freshness.source).toBe('history');
     const want = (answer.structured.lines as Line[]).map((l) => [
       l.month,
       l.group,
