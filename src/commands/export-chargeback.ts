@@ -2,7 +2,7 @@ import { parseGroupBy } from '../directory/group-by.js';
 import type { OrgView } from '../directory/org-view.js';
 import { CHARGEBACK_COLUMNS, type DerivedShape } from '../export/columns.js';
 import { chargebackLines } from '../insights/chargeback-lines.js';
-import { foldChargeback } from '../tools/cost/chargeback-fold.js';
+import { foldChargeback, inOrder } from '../tools/cost/chargeback-fold.js';
 import type { CostPoint } from '../upstream/endpoints/cost-analytics.js';
 
 /**
@@ -21,7 +21,7 @@ export function chargebackExport(view: OrgView, by: string, fold: number | undef
       const all = chargebackLines(points, (id, day) => view.directory.primaryGroupOn(id, day, grouping));
       const { lines } =
         fold === undefined
-          ? { lines: all }
+          ? { lines: inOrder(all) }
           : foldChargeback(all, fold, (g) => grouping.kind === 'team' && !g.startsWith('('));
       return lines.map((l) => [l.month, l.group, l.billed_amount_usd, l.credits, l.members]);
     },

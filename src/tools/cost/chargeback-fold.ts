@@ -27,7 +27,15 @@ export function foldChargeback(
     }
     for (const [group, parts] of merged) out.push(parts.length === 1 ? { ...parts[0]!, group } : merge(group, parts));
   }
-  return { lines: out.sort((a, b) => a.month.localeCompare(b.month) || a.group.localeCompare(b.group)), folded };
+  return { lines: inOrder(out), folded };
+}
+
+/** By month, then group, with `(no person)`, `(unassigned)` and `(small groups)` after the named groups. */
+export function inOrder(lines: ChargebackLine[]): ChargebackLine[] {
+  const special = (g: string) => (g.startsWith('(') ? 1 : 0);
+  return lines.sort(
+    (a, b) => a.month.localeCompare(b.month) || special(a.group) - special(b.group) || a.group.localeCompare(b.group),
+  );
 }
 
 function merge(group: string, parts: readonly ChargebackLine[]): ChargebackLine {

@@ -12,7 +12,7 @@ import { listRows } from '../shared/listing.js';
 import { directoryOut, orgScope } from '../shared/org-groups.js';
 import type { ToolContext } from '../types.js';
 import { chargebackMonths } from './chargeback-months.js';
-import { foldChargeback } from './chargeback-fold.js';
+import { foldChargeback, inOrder } from './chargeback-fold.js';
 import { costQuery } from './cost-query.js';
 import { costTotals, costRowOf } from './cost-rows.js';
 
@@ -73,7 +73,7 @@ export const getChargeback = defineTool({
     const { lines, folded } =
       ctx.config.pii === 'pseudonymous' && ctx.org
         ? foldChargeback(all, ctx.org.minGroupSize, (g) => by.kind === 'team' && !g.startsWith('('))
-        : { lines: all, folded: false };
+        : { lines: inOrder(all), folded: false };
     const total = costTotals(whole.data.map(costRowOf)).billed_amount_usd;
     const credits = plan === 'credits';
     return {
