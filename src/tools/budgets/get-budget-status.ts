@@ -8,6 +8,9 @@ import { READ_ONLY, defineTool } from '../define-tool.js';
 import { listInputs, usersInput } from '../shared/inputs.js';
 import { tableOut } from '../shared/listing.js';
 import { identityNamed } from '../shared/rows.js';
+import { groupsOut, orgInputs } from '../shared/org-groups.js';
+import { groupsText } from '../shared/org-groups-text.js';
+import { budgetsByTeam } from './budget-status-by-team.js';
 
 export const getBudgetStatus = defineTool({
   name: 'get_budget_status',
@@ -17,7 +20,7 @@ export const getBudgetStatus = defineTool({
     'Who is about to hit their budget: each override (or the named people) with month-to-date use against the limit, ' +
     'end-of-month projection, the day the limit falls, and status, riskiest first. ' +
     'Overrides read in real time; credits refresh about every 90 minutes, cost daily.',
-  input: z.strictObject({ users: usersInput, limit: listInputs.limit }),
+  input: z.strictObject({ users: usersInput, limit: listInputs.limit, ...orgInputs }),
   output: z.object({
     plan: z.enum(['credits', 'usd']).nullable(),
     month_to_date: monthToDateOut,
@@ -26,25 +29,26 @@ export const getBudgetStatus = defineTool({
     counts: z.record(z.enum(BUDGET_STATUSES), z.number().int()),
     ...tableOut,
     freshness: freshnessSchema,
+    ...groupsOut,
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
     const named = await Promise.all((args.users ?? []).map((user) => identityNamed(ctx, user)));
     const status = await budgetStatuses(ctx, named);
-    const counts = Object.fromEntries(
-      BUDGET_STATUSES.map((s) => [s, status.rows.filter((r) => r.status === s).length]),
-    );
-    const rows = status.rows.slice(0, args.limit);
+    const { kept, groups } = await budgetsByTeam(ctx, status.rows, args);
+    const counts = Object.fromEntries(BUDGET_STATUSES.map((s) => [s, kept.filter((r) => r.status === s).length]));
+    const rows = kept.slice(0, args.limit);
     return {
       plan: status.plan,
       month_to_date: status.month_to_date,
       projection: status.projection,
       rows,
       counts: counts as Record<(typeof BUDGET_STATUSES)[number], number>,
-      total_rows: status.rows.length,
+      total_rows: kept.length,
       returned_rows: rows.length,
       truncated: false,
       freshness: freshnessOut(combineFreshness(status.freshness), status.month_to_date.through),
+      ...(groups ? { groups } : {}),
     };
   },
   text(out) {
@@ -72,6 +76,7 @@ export const getBudgetStatus = defineTool({
         ),
       );
     }
+    if (out.groups) lines.push(groupsText(out.groups, (v) => `used ${int(v.used ?? 0)} of ${int(v.limit ?? 0)}`));
     lines.push(freshnessLine(out.freshness));
     return lines.join('\n');
   },
