@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { DirectoryRow, DirectorySnapshot } from '../../../../src/directory/directory-row.js';
-import type { HistoryStore } from '../../../../src/history/store/history-store.js';
-import { openHistory } from '../../../../src/history/store/open-history.js';
-import { parseIsoDay } from '../../../../src/util/utc-date.js';
+import type { DirectoryRow, DirectorySnapshot } from '../../../src/directory/directory-row.js';
+import type { HistoryStore } from '../../../src/history/store/history-store.js';
+import { openHistory } from '../../../src/history/store/open-history.js';
+import { parseIsoDay } from '../../../src/util/utc-date.js';
 
 const PG_URL = process.env.HISTORY_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const dir = mkdtempSync(join(tmpdir(), 'memberships-'));
