@@ -147,3 +147,26 @@ describe('get_budget_status by team', () => {
     ]);
   });
 });
+
+describe('a team over the API limit of one request', () => {
+  it('is written in requests of at most 5000 entries', async () => {
+    const big = await startSimulator({ users: 6000, now: NOW, rateLimit: false, token: 'rw' });
+    const bigFile = join(dir, 'big.csv');
+    const people = big.state.org.identities
+      .filter((i) => i.kind === 'user' && i.leaveDay === Infinity)
+      .slice(0, 5001)
+      .map((i) => `${i.id},,Everyone/All`);
+    writeFileSync(bigFile, ['user_email,service_account_name,team', ...people].join('\n') + '\n');
+    const hh = await harness({ simulator: big, config: { directory: bigFile, confirmWrites: 'never' } });
+    try {
+      big.clearRequests();
+      const r = await hh.call('set_budget_overrides', { team: 'Everyone', limit: '123', resource: 'credits' });
+      expect(r.structured.team.members).toBe(5001);
+      expect(requestsTo(big, SET).map((s) => (s.body as any).overrides.length)).toEqual([5000, 1]);
+      expect(r.structured.counts.applied).toBe(5001);
+    } finally {
+      await hh.close();
+      await big.close();
+    }
+  }, 120_000);
+});
