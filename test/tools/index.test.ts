@@ -41,15 +41,15 @@ describe('tools/list', () => {
 
   // The model reads names, descriptions and input schemas (budgeted below); output schemas are for the
   // client, which checks answers against them, so the whole payload has a looser ceiling (every freshness
-  // names its source since the history store).
-  it('stays small: the whole payload of every tool, offered by default, under 56 KB', () => {
+  // names its source since the history store, and six answers have a groups block since teams, issue 34).
+  it('stays small: the whole payload of every tool, offered by default, under 64 KB', () => {
     const sent = Buffer.byteLength(JSON.stringify({ tools: defaults }));
     const all = Buffer.byteLength(JSON.stringify({ tools }));
     console.log(
       `tools/list payload: ${sent} bytes for the ${defaults.length} default tools, ${all} for all ${tools.length}`,
     );
     expect(sent).toBe(all);
-    expect(all).toBeLessThan(56 * 1024);
+    expect(all).toBeLessThan(64 * 1024);
   });
 
   // Every tool is offered by default, so this is what every conversation carries; the teams issue adds arguments.

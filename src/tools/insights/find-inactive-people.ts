@@ -6,7 +6,9 @@ import { UserInputError } from '../../errors.js';
 import { LOOKBACK_YEARS } from '../../contract/limits.js';
 import { earliestDay } from '../../domain/dates.js';
 import { formatDay } from '../../util/utc-date.js';
-import { identityKey } from '../../upstream/listing/merge.js';
+import { identityKey, type IdentityRef } from '../../upstream/listing/merge.js';
+import { groupFigures, groupsOut, orgInputs, orgScope } from '../shared/org-groups.js';
+import { groupsText } from '../shared/org-groups-text.js';
 import { READ_ONLY, defineTool } from '../define-tool.js';
 import { answerFreshness, latestCompleteDay } from '../shared/complete-days.js';
 import { budgetOverrides, goneLive } from '../../insights/inactive-parts.js';
@@ -32,6 +34,7 @@ export const findInactivePeople = defineTool({
     inactive_days: z.number().int().min(1).max(365).default(30),
     lookback_days: z.number().int().min(2).max(730).default(90),
     users: usersInput,
+    ...orgInputs,
     limit: listInputs.limit,
   }),
   output: z.object({
@@ -47,6 +50,7 @@ export const findInactivePeople = defineTool({
     needs: z.string().optional(),
     /** Why the lookback starts later than asked. */
     covers: z.string().optional(),
+    ...groupsOut,
     freshness: askedFreshnessSchema,
   }),
   annotations: READ_ONLY,
@@ -62,7 +66,12 @@ export const findInactivePeople = defineTool({
     const cut = end - args.lookback_days + 1 < earliest;
     const before = { start: lookback.start, end: end - args.inactive_days };
     const recent = { start: before.end + 1, end };
-    const match = await userMatcher(args.users, ctx);
+    const users = await userMatcher(args.users, ctx);
+    // Teams as of the last day: who is in them now.
+    const scope = await orgScope(ctx, lookback, args);
+    const inTeams =
+      scope?.teams && ((r: IdentityRef) => scope.view.directory.inTeams(identityKey(r), formatDay(end), scope.teams!));
+    const match = users && inTeams ? (r: IdentityRef) => users(r) && inTeams(r) : (users ?? inTeams);
     const periods = { lookback, before, recent };
     const [found, budgets] = await Promise.all([
       goneStored(ctx, periods, match).then((stored) => stored ?? goneLive(ctx, periods, match)),
@@ -82,6 +91,18 @@ export const findInactivePeople = defineTool({
           identityKey(a.row).localeCompare(identityKey(b.row)),
       );
     const shown = rows.slice(0, args.limit);
+    const groups =
+      scope?.by &&
+      groupFigures(
+        ctx,
+        { ...scope, by: scope.by },
+        [{ part: { start: end, end }, rows }],
+        (g) => identityKey(g.row),
+        (g) => ({
+          inactive: 1,
+          credits: g.credits,
+        }),
+      );
     const people = shown.flatMap(({ row, ...r }) => (row.user_email ? [{ user_email: row.user_email, ...r }] : []));
     const accounts = shown.flatMap(({ row, ...r }) =>
       row.service_account_name ? [{ service_account_name: row.service_account_name, ...r }] : [],
@@ -102,6 +123,7 @@ export const findInactivePeople = defineTool({
         credits: rows.reduce((n, r) => n + r.credits, 0),
       },
       returned_rows: shown.length,
+      ...(groups ? { groups } : {}),
       ...(found.lastKnown
         ? {}
         : {
@@ -141,6 +163,10 @@ export const findInactivePeople = defineTool({
     }
     if (out.needs) lines.push(out.needs);
     if (out.covers) lines.push(out.covers);
+    if (out.groups)
+      lines.push(
+        groupsText(out.groups, (v) => `${int(Number(v.inactive))} inactive, ${int(Number(v.credits))} credits`),
+      );
     lines.push(freshnessLine(out.freshness));
     return lines.join('\n');
   },

@@ -121,4 +121,20 @@ describe('user activity by team', () => {
     }
     expect(a.text).toContain('By team:1');
   });
+
+  it('groups inactive people by their team today, and keeps only the teams asked for', async () => {
+    const all = await single.call('find_inactive_people', { inactive_days: 14, lookback_days: 45, group_by: 'team:1' });
+    expect(all.isError).toBe(false);
+    const g = all.structured.groups;
+    expect(g.total.members).toBe(all.structured.count);
+    expect(g.rows.reduce((n: number, r: { values: { inactive: number } }) => n + Number(r.values.inactive), 0)).toBe(
+      all.structured.count,
+    );
+    const eng = await single.call('find_inactive_people', {
+      inactive_days: 14,
+      lookback_days: 45,
+      teams: ['Engineering'],
+    });
+    expect(eng.structured.count).toBeLessThan(all.structured.count);
+  });
 });
