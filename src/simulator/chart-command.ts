@@ -1,11 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { UsageError } from '../config/cli-options.js';
-import { formatDay, parseIsoDay } from '../util/utc-date.js';
-import { SimClock } from './clock.js';
+import { formatDay } from '../util/utc-date.js';
 import { orgChartCsv } from './data/org-chart-csv.js';
-import { seedFrom } from './random.js';
 import { scimPush } from './scim-push.js';
-import { SimState } from './state.js';
+import { stateOf } from './state.js';
 
 interface ChartOptions {
   users: number;
@@ -24,13 +22,7 @@ export async function chartCommand(
   out: (line: string) => void,
   env: NodeJS.ProcessEnv,
 ): Promise<void> {
-  const clock = new SimClock(options.now !== undefined ? { now: options.now, frozen: true } : undefined);
-  const state = new SimState(clock, {
-    users: options.users,
-    seed: seedFrom(options.seed),
-    plan: options.plan,
-    anchorDay: options.anchorDate ? parseIsoDay(options.anchorDate) : undefined,
-  });
+  const state = stateOf(options);
   const chart = state.orgChart();
   if (options.writeDirectory !== undefined) {
     writeFileSync(options.writeDirectory, orgChartCsv(chart));

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parseIsoDay } from '../util/utc-date.js';
 import type { BillingPlan } from '../contract/enums.js';
 import { SimClock } from './clock.js';
 import { CONTROL_PREFIX, applySettings, handleControl, settingsUpdateSchema, type SettingsUpdate } from './control.js';
@@ -10,10 +9,9 @@ import { handleApi, type SimulatorContext } from './http/http-handler.js';
 import { createOAuthContext } from './oauth/context.js';
 import { handleOAuth, isOAuthPath } from './oauth/router.js';
 import { simulatorOptionsSchema, type SimulatorOptions } from './options.js';
-import { seedFrom } from './random.js';
 import { RateLimiter } from './http/rate-limit.js';
 import { RequestLog, type RequestLogEntry } from './http/request-log.js';
-import { SimState } from './state.js';
+import { SimState, stateOf } from './state.js';
 
 export type { SimulatorOptions } from './options.js';
 export type { FaultSpec } from './http/faults.js';
@@ -57,13 +55,8 @@ export interface Simulator {
 /** Starts the upstream simulator on a loopback port (0 picks a free one). */
 export async function startSimulator(input: SimulatorOptions = {}): Promise<Simulator> {
   const options = simulatorOptionsSchema.parse(input);
-  const clock = new SimClock(options.now !== undefined ? { now: options.now, frozen: true } : undefined);
-  const state = new SimState(clock, {
-    users: options.users,
-    seed: seedFrom(options.seed),
-    plan: options.plan,
-    anchorDay: options.anchorDate ? parseIsoDay(options.anchorDate) : undefined,
-  });
+  const state = stateOf(options);
+  const clock = state.clock;
   const staticTokens = new Map<string, 'read' | 'write'>([[options.token, 'write']]);
   if (options.readToken) staticTokens.set(options.readToken, 'read');
   const sim: SimulatorContext = {

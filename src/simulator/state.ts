@@ -1,9 +1,10 @@
 import type { BillingPlan } from '../contract/enums.js';
-import { dayFromMs } from '../util/utc-date.js';
+import { dayFromMs, parseIsoDay } from '../util/utc-date.js';
+import { seedFrom } from './random.js';
 import { DayStore, type DayData } from './data/activity.js';
 import { generateOrgChart, type OrgChart } from './data/org-chart.js';
 import { generateChangelog, type ChangelogEntry } from './data/changelog-data.js';
-import type { SimClock } from './clock.js';
+import { SimClock } from './clock.js';
 import { generateOrganization, type Organization } from './data/organization.js';
 import { OverrideStore } from './data/overrides.js';
 import { ResultCache } from './http/pagination.js';
@@ -20,6 +21,23 @@ function emptyDay(day: number): DayData {
     credits: new Int32Array(0),
     unpublished: true,
   };
+}
+
+/** The state the options describe: its clock (frozen at `now` when given) and its organization. */
+export function stateOf(options: {
+  users: number;
+  seed: string | number;
+  plan: BillingPlan;
+  now?: string | number | undefined;
+  anchorDate?: string | undefined;
+}): SimState {
+  const clock = new SimClock(options.now !== undefined ? { now: options.now, frozen: true } : undefined);
+  return new SimState(clock, {
+    users: options.users,
+    seed: seedFrom(options.seed),
+    plan: options.plan,
+    anchorDay: options.anchorDate ? parseIsoDay(options.anchorDate) : undefined,
+  });
 }
 
 /** Everything the endpoints read and write. */
