@@ -80,7 +80,7 @@ describe.each(['legacy', 'modern'] as const)(
         { range: 'last_week' },
         'range: Invalid option: expected one of "last_7_days"',
       ],
-      ['a missing required argument', 'set_budget_overrides', { dry_run: true }, 'overrides is required'],
+      ['a missing required argument', 'get_user_profile', {}, 'user is required'],
       [
         'a missing limit',
         'set_budget_overrides',
@@ -103,7 +103,7 @@ describe.each(['legacy', 'modern'] as const)(
     it.each([
       ['a value of the wrong type', 'get_changelog', { page: 'two' }],
       ['an unknown argument name', 'get_daily_usage', { foo: 1 }],
-      ['a missing required argument', 'set_budget_overrides', { dry_run: true }],
+      ['a missing required argument', 'get_user_profile', {}],
       ['a value outside the enum', 'get_user_activity', { range: 'last_week' }],
     ])('answers %s through our funnel, never in the SDK words or as a JSON-RPC error', async (_name, tool, args) => {
       const r = await h.call(tool, args);

@@ -77,6 +77,7 @@ describe('toolsets', () => {
       expect((await served.mcp.listTools()).tools.map((t) => t.name)).toEqual([
         'get_credit_usage',
         'get_cost_analytics',
+        'get_chargeback',
         'get_changelog',
       ]);
       // As the SDK answers a name no tool has.
