@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { z } from 'zod';
 import type { RateGroup } from '../../contract/limits.js';
 import type { Listing } from '../endpoint.js';
@@ -28,7 +29,10 @@ export class BackgroundListings {
     /** Requests a minute the group allows: how fast a walk can go, for its estimate. */
     private readonly perMinute: (group: RateGroup) => number,
     private readonly deadlineMs = BACKGROUND_DEADLINE_MS,
-  ) {}
+  ) {
+    // Every walk in flight listens to it until it settles, and a question by team walks one listing per part.
+    setMaxListeners(0, this.closing.signal);
+  }
 
   /** Every page of the request (see AnalyticsClient.list), or where the walk stands once the budget has passed. */
   async list<E extends AnyListing>(
