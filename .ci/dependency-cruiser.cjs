@@ -19,8 +19,8 @@ const LAYERS = [
   // The MCP adapter, the callers it knows (auth) and the app views it serves.
   ['mcp', ['mcp/', 'auth/', 'ui/']],
   // What runs the server or a one-shot command: the transports, the commands, the runtime they build and the
-  // warm-up/sync scheduler.
-  ['transports and commands', ['transports/', 'scim/', 'commands/', 'runtime/', 'warm/']],
+  // warm-up/sync scheduler, and the alerts decided after a sync and delivered from the outbox.
+  ['transports and commands', ['transports/', 'scim/', 'commands/', 'runtime/', 'warm/', 'alerts/']],
   ['cli', ['cli.ts', 'main.ts']],
 ];
 
