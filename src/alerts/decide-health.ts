@@ -2,6 +2,7 @@ import type { AlertCandidate } from '../domain/alerts.js';
 import type { Days } from '../domain/published-days.js';
 import { DATASETS } from '../history/store/datasets.js';
 import type { HistoryStore } from '../history/store/history-store.js';
+import type { SyncResult } from '../history/sync/sync.js';
 import { formatDay } from '../util/utc-date.js';
 
 /** Days the store may lag the latest published day before the data counts as not arriving. */
@@ -41,24 +42,23 @@ export async function staleCandidate(store: HistoryStore, days: Days): Promise<A
   };
 }
 
-/** What a failed sync says of itself: how many requests failed, and the first few reasons (never a secret). */
-export interface SyncFailure {
-  failed: number;
-  skipped: number;
-  errors: string[];
-}
+/** What a failed sync says of itself: the requests that failed and those not tried, or the error it threw. */
+export type SyncFailure = Pick<SyncResult, 'failed' | 'skipped'> | { error: string };
 
 /** `sync.failed`: a sync that did not store everything, once a day while syncs fail. */
 export function syncFailedCandidate(failure: SyncFailure, days: Days): AlertCandidate {
+  const data =
+    'error' in failure
+      ? { failed_requests: 0, not_tried: 0, errors: [failure.error] }
+      : {
+          failed_requests: failure.failed.length,
+          not_tried: failure.skipped,
+          errors: failure.failed.slice(0, 5).map((f) => `${f.dataset} ${f.days}: ${f.error}`),
+        };
   return {
     type: 'sync.failed',
     dedupKey: `sync.failed:organization:${formatDay(days.today)}`,
-    data: {
-      failed_requests: failure.failed,
-      not_tried: failure.skipped,
-      errors: failure.errors.slice(0, 5),
-      next: 'what failed is fetched again by the next sync (org-analytics-mcp sync, or --sync)',
-    },
+    data: { ...data, next: 'what failed is fetched again by the next sync (org-analytics-mcp sync, or --sync)' },
     scope: {},
   };
 }
