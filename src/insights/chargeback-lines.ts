@@ -34,6 +34,17 @@ interface Acc {
   parts: Map<string, { billed: string[]; credits: string[] }>;
 }
 
+/** One identity's (or no person's) cost on a day or over days of one month, as chargeback lines sum it. */
+export interface CostEntry {
+  id: string | null;
+  /** A day (`YYYY-MM-DD`) of the cost: its month is the line's, its membership the identity's group. */
+  day: string;
+  billed: string;
+  credits: string;
+  /** The breakdown's key (a model or a product), when one is asked. */
+  key?: string;
+}
+
 /**
  * Chargeback lines from cost points of single days (granularity DAY, grouped by user): each point's cost goes to
  * exactly one group, the one `groupOf` gives its identity on its day, or to NO_PERSON. Sums are exact decimals, so
@@ -44,23 +55,41 @@ export function chargebackLines(
   groupOf: (identity: string, day: string) => string,
   breakdown?: Breakdown,
 ): ChargebackLine[] {
+  const entries = function* (): Iterable<CostEntry> {
+    for (const p of points)
+      yield {
+        id: identityOfPoint(p),
+        day: p.start_date,
+        billed: p.cost_metrics.billed_amount_usd,
+        credits: p.cost_metrics.credits_consumed,
+        ...(breakdown ? { key: breakdownKey(p, breakdown) } : {}),
+      };
+  };
+  return linesOf(entries(), groupOf, breakdown !== undefined);
+}
+
+/** Chargeback lines from cost entries (a point's, or an identity's sum over days of a month that share a membership). */
+export function linesOf(
+  entries: Iterable<CostEntry>,
+  groupOf: (identity: string, day: string) => string,
+  withBreakdown = false,
+): ChargebackLine[] {
   const accs = new Map<string, Acc & { group: string; month: string }>();
-  for (const p of points) {
-    const id = identityOfPoint(p);
-    const group = id === null ? NO_PERSON : groupOf(id, p.start_date);
-    const month = p.start_date.slice(0, 7);
+  for (const e of entries) {
+    const group = e.id === null ? NO_PERSON : groupOf(e.id, e.day);
+    const month = e.day.slice(0, 7);
     const key = `${month}\u0000${group}`;
     let acc = accs.get(key);
     if (!acc) accs.set(key, (acc = { group, month, billed: [], credits: [], ids: new Set(), parts: new Map() }));
-    acc.billed.push(p.cost_metrics.billed_amount_usd);
-    acc.credits.push(p.cost_metrics.credits_consumed);
-    if (id !== null) acc.ids.add(id);
-    if (breakdown) {
-      const k = breakdownKey(p, breakdown);
+    acc.billed.push(e.billed);
+    acc.credits.push(e.credits);
+    if (e.id !== null) acc.ids.add(e.id);
+    if (withBreakdown) {
+      const k = e.key ?? '(none)';
       let part = acc.parts.get(k);
       if (!part) acc.parts.set(k, (part = { billed: [], credits: [] }));
-      part.billed.push(p.cost_metrics.billed_amount_usd);
-      part.credits.push(p.cost_metrics.credits_consumed);
+      part.billed.push(e.billed);
+      part.credits.push(e.credits);
     }
   }
   return [...accs.values()]
@@ -71,7 +100,7 @@ export function chargebackLines(
       billed_amount_usd: sumDecimals(a.billed),
       credits: sumDecimals(a.credits),
       members: a.ids.size,
-      ...(breakdown
+      ...(withBreakdown
         ? {
             breakdown: [...a.parts]
               .map(([key, v]) => ({ key, billed_amount_usd: sumDecimals(v.billed), credits: sumDecimals(v.credits) }))

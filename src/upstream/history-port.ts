@@ -42,6 +42,8 @@ export interface Digest {
   scale: number;
   /** The sum of rows without an identity (bots, deleted accounts). */
   rest: number | string;
+  /** Billed digests: the cost's credits of the same rows, by the same position (digests stored before it lack it). */
+  credits?: { v: Array<number | string>; scale: number; rest: number | string };
   freshness: Freshness;
 }
 

@@ -38,3 +38,12 @@ export function chargebackMonths(args: { start_month?: string; end_month?: strin
     );
   return checkRange({ start: first.start, end: last.end }, 'cost', days);
 }
+
+/** The calendar month of a day, as day numbers. */
+export function calendarMonthOf(day: number): DayRange {
+  const d = new Date(dayToMs(day));
+  return {
+    start: firstOf(d.getUTCFullYear(), d.getUTCMonth()),
+    end: firstOf(d.getUTCFullYear(), d.getUTCMonth() + 1) - 1,
+  };
+}

@@ -1,7 +1,11 @@
 import { GROUP_BY_KEYS } from '../../contract/enums.js';
+import type { DayRange } from '../../domain/dates.js';
+import { tidyDecimal } from '../../domain/numbers.js';
 import { UserInputError } from '../../errors.js';
 import { identityOfPoint } from '../../insights/chargeback-lines.js';
+import { costByIdentity, type CostSum } from '../../insights/digest-sums.js';
 import { costAnalytics, type CostPoint } from '../../upstream/endpoints/cost-analytics.js';
+import { NO_DIGESTS } from '../../upstream/history-port.js';
 import { listAll } from '../../upstream/listing/list-all.js';
 import type { Listed } from '../shared/listing.js';
 import { dayRangeOf, groupFigures, orgScope, partRows } from '../shared/org-groups.js';
@@ -32,16 +36,73 @@ export function splitCostGroups(groupBy: string[] = [], teams?: string[]): CostG
 }
 
 type CostArgs = { granularity: 'total' | 'day'; filters?: CostFilters; teams?: string[] | undefined };
+type Groups = ReturnType<typeof groupFigures>;
 
-/** The groups block of a cost answer grouped or filtered by the directory; undefined when it is neither. */
-export async function costGroups(ctx: ToolContext, args: CostArgs, split: CostGroupSplit, listed: Listed<CostPoint>) {
+/**
+ * The listing of a cost question and its groups block. Grouped by the directory alone, over the whole range and
+ * unfiltered, a team's figure is a sum of per-identity sums: the store's digests answer it (with the listing's
+ * totals, not by user); else, or where the store lacks a day, the rows by user do.
+ */
+export async function listedCost(
+  ctx: ToolContext,
+  args: CostArgs,
+  split: CostGroupSplit,
+  list: (asked: string[]) => Promise<Listed<CostPoint>>,
+): Promise<{ listed: Listed<CostPoint>; groups: Groups | undefined }> {
+  const filtered = Object.values(args.filters ?? {}).some((v) => v !== undefined && v.length > 0);
+  const stored = ctx.digests !== NO_DIGESTS;
+  if (stored && split.org !== undefined && !split.upstream.length && args.granularity === 'total' && !filtered) {
+    const listed = await list(split.upstream);
+    const groups = await digestGroups(ctx, args, split, listed);
+    if (groups) return { listed, groups };
+  }
+  const listed = await list(split.asked);
+  return { listed, groups: await costGroups(ctx, args, split, listed) };
+}
+
+/** The directory's scope of a cost question, its grouping known; undefined when it neither groups nor filters. */
+async function costScope(ctx: ToolContext, args: CostArgs, split: CostGroupSplit, listed: Listed<CostPoint>) {
   if (split.org !== undefined && !ctx.org && !/^team(:\d+)?$/.test(split.org))
     throw new UserInputError(
       `group_by "${split.org.slice(0, 60)}" is not known: use ${Object.keys(SHORT).join(', ')}; with a directory (--directory), also team, team:N or one of its columns`,
     );
   const scope = await orgScope(ctx, dayRangeOf(listed.start, listed.end), { group_by: split.org, teams: args.teams });
+  return scope && { ...scope, by: scope.by ?? { kind: 'team' as const, depth: 1 } };
+}
+
+/** Groups from each part's per-identity sums of the store's digests; undefined when a part is not stored. */
+async function digestGroups(ctx: ToolContext, args: CostArgs, split: CostGroupSplit, listed: Listed<CostPoint>) {
+  const scope = await costScope(ctx, args, split, listed);
   if (!scope) return undefined;
-  const by = scope.by ?? { kind: 'team' as const, depth: 1 };
+  type Sum = { id: string | null } & CostSum;
+  const parts: Array<{ part: DayRange; rows: Sum[] }> = [];
+  for (const part of scope.parts) {
+    const sums = await costByIdentity(ctx, part);
+    if (!sums) return undefined;
+    const rows: Sum[] = [...sums.ids].map(([id, s]) => ({ id, ...s }));
+    if (sums.rest) rows.push({ id: null, ...sums.rest });
+    parts.push({ part, rows });
+  }
+  const values = (r: Sum) => ({ billed_amount_usd: r.billed, credits_consumed: r.credits });
+  return tidy(groupFigures(ctx, scope, parts, (r) => r.id, values));
+}
+
+/** Amounts as the upstream writes them ("1.50" → "1.50", "1.500000" → "1.50"): alike whichever path summed them. */
+function tidy(groups: Groups): Groups {
+  const values = (v: Groups['total']['values']) =>
+    Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? tidyDecimal(x) : x]));
+  return {
+    ...groups,
+    rows: groups.rows.map((r) => ({ ...r, values: values(r.values) })),
+    total: { ...groups.total, values: values(groups.total.values) },
+  };
+}
+
+/** The groups block of a cost answer grouped or filtered by the directory, from its rows by user. */
+async function costGroups(ctx: ToolContext, args: CostArgs, split: CostGroupSplit, listed: Listed<CostPoint>) {
+  const scope = await costScope(ctx, args, split, listed);
+  if (!scope) return undefined;
+  const by = scope.by;
   const keys = groupKeys(split.upstream);
   const query = costQuery(await resolvedFilters(ctx, args), groupKeys(split.asked));
   const parts = await partRows(
@@ -49,7 +110,7 @@ export async function costGroups(ctx: ToolContext, args: CostArgs, split: CostGr
     listed.rows,
     async (days) => (await listAll(ctx, costAnalytics, { days, ...query })).data,
   );
-  return groupFigures(
+  const groups = groupFigures(
     ctx,
     { ...scope, by },
     parts,
@@ -60,6 +121,7 @@ export async function costGroups(ctx: ToolContext, args: CostArgs, split: CostGr
       suffixOf: (p) => suffixOf(p, keys, args.granularity === 'day'),
     },
   );
+  return tidy(groups);
 }
 
 function suffixOf(p: CostPoint, keys: string[], byDay: boolean): string {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { GROUP_BY_KEYS, type BillingPlan } from '../../contract/enums.js';
-import { askedFreshnessSchema, freshnessLine } from '../../format/freshness.js';
+import { askedFreshnessSchema, freshnessLine, type FreshnessOut } from '../../format/freshness.js';
 import { table, usd } from '../../format/text.js';
-import { chargebackLines, reconcile } from '../../insights/chargeback-lines.js';
-import { costAnalytics } from '../../upstream/endpoints/cost-analytics.js';
+import { chargebackLines, reconcile, type ChargebackLine } from '../../insights/chargeback-lines.js';
+import { tidyDecimal } from '../../domain/numbers.js';
+import { costAnalytics, type CostPoint } from '../../upstream/endpoints/cost-analytics.js';
 import { getUserBudgetOverrides, planOf } from '../../upstream/endpoints/get-user-budget-overrides.js';
 import { listAll } from '../../upstream/listing/list-all.js';
 import { formatDay } from '../../util/utc-date.js';
@@ -12,6 +13,7 @@ import { listRows } from '../shared/listing.js';
 import { directoryOut, orgScope } from '../shared/org-groups.js';
 import type { ToolContext } from '../types.js';
 import { chargebackMonths } from './chargeback-months.js';
+import { storedLines } from './chargeback-stored.js';
 import { foldChargeback, inOrder } from './chargeback-fold.js';
 import { costQuery } from './cost-query.js';
 import { costTotals, costRowOf } from './cost-rows.js';
@@ -62,30 +64,49 @@ export const getChargeback = defineTool({
     const scope = (await orgScope(ctx, days, { group_by: args.by }))!;
     const by = scope.by!;
     const directory = scope.view.directory;
-    // Asked exactly as the history store keeps cost by day (every key, per day), so that it answers when it holds them.
-    const query = costQuery({ granularity: 'day' }, [...GROUP_BY_KEYS]);
-    const [listed, whole, plan] = await Promise.all([
-      listRows(ctx, costAnalytics, { days, ...query }, {}),
-      listAll(ctx, costAnalytics, { days, ...costQuery({ granularity: 'total' }, []) }),
-      billingPlan(ctx),
-    ]);
-    const all = chargebackLines(listed.rows, (id, day) => directory.primaryGroupOn(id, day, by), args.breakdown);
+    const totalQuery = { days, ...costQuery({ granularity: 'total' }, []) };
+    // Without a breakdown, each identity's sum of a month (a part of it where the directory changes) is enough.
+    const [plan, stored] = await Promise.all([billingPlan(ctx), args.breakdown ? null : storedLines(ctx, scope, by)]);
+    let all: ChargebackLine[];
+    let listed: { published: FreshnessOut };
+    let whole: CostPoint[];
+    if (stored) {
+      const totals = await listRows(ctx, costAnalytics, totalQuery, {});
+      [all, listed, whole] = [stored, totals, totals.rows];
+    } else {
+      // Asked exactly as the history store keeps cost by day (every key, per day), so that it answers when it holds them.
+      const query = costQuery({ granularity: 'day' }, [...GROUP_BY_KEYS]);
+      const [byDay, totals] = await Promise.all([
+        listRows(ctx, costAnalytics, { days, ...query }, {}),
+        listAll(ctx, costAnalytics, totalQuery),
+      ]);
+      all = chargebackLines(byDay.rows, (id, day) => directory.primaryGroupOn(id, day, by), args.breakdown);
+      [listed, whole] = [byDay, totals.data];
+    }
     const { lines, folded } =
       ctx.config.pii === 'pseudonymous' && ctx.org
         ? foldChargeback(all, ctx.org.minGroupSize, (g) => by.kind === 'team' && !g.startsWith('('))
         : { lines: inOrder(all), folded: false };
-    const total = costTotals(whole.data.map(costRowOf)).billed_amount_usd;
+    const total = costTotals(whole.map(costRowOf)).billed_amount_usd;
     const credits = plan === 'credits';
     return {
       start_month: formatDay(days.start).slice(0, 7),
       end_month: formatDay(days.end).slice(0, 7),
       by: args.by,
       billing_plan: plan ?? null,
-      lines: lines.map(({ credits: c, breakdown, ...l }) => ({
+      // Amounts as the upstream writes them, alike whether rows or the store's sums gave them.
+      lines: lines.map(({ credits: c, breakdown, billed_amount_usd: b, ...l }) => ({
         ...l,
-        ...(credits ? { credits: c } : {}),
+        billed_amount_usd: tidyDecimal(b),
+        ...(credits ? { credits: tidyDecimal(c) } : {}),
         ...(breakdown
-          ? { breakdown: breakdown.map(({ credits: bc, ...b }) => ({ ...b, ...(credits ? { credits: bc } : {}) })) }
+          ? {
+              breakdown: breakdown.map(({ credits: bc, billed_amount_usd: bb, ...k }) => ({
+                ...k,
+                billed_amount_usd: tidyDecimal(bb),
+                ...(credits ? { credits: tidyDecimal(bc) } : {}),
+              })),
+            }
           : {}),
       })),
       organization_total_usd: total,

@@ -13,7 +13,7 @@ import { listOut, listOutput, listRows } from '../shared/listing.js';
 import { sortRows } from '../shared/rows.js';
 import { groupsOut, orgInputs } from '../shared/org-groups.js';
 import { groupsText } from '../shared/org-groups-text.js';
-import { costGroups, splitCostGroups } from './cost-by-team.js';
+import { listedCost, splitCostGroups } from './cost-by-team.js';
 
 const strings = z.array(z.string().min(1)).max(1000).optional();
 
@@ -82,9 +82,10 @@ export const getCostAnalytics = comparable(
     async run(args, ctx) {
       const split = splitCostGroups(args.group_by, args.teams);
       const groupBy = groupKeys(split.upstream);
-      const { listing, args: listArgs } = asked(await resolvedFilters(ctx, { ...args, group_by: split.asked }));
-      const listed = await listRows(ctx, listing, listArgs, args);
-      const groups = await costGroups(ctx, args, split, listed);
+      const { listed, groups } = await listedCost(ctx, args, split, async (keys) => {
+        const { listing, args: listArgs } = asked(await resolvedFilters(ctx, { ...args, group_by: keys }));
+        return listRows(ctx, listing, listArgs, args);
+      });
       // Grouped by team and not by user: no per-person rows.
       const all = (split.org && !groupBy.includes('COST_ANALYTICS_GROUP_BY_USER') ? [] : listed.rows).map(costRowOf);
       const key = (r: (typeof all)[number]) =>

@@ -2,7 +2,9 @@ import { UserInputError } from '../../errors.js';
 import { dau } from '../../upstream/endpoints/dau.js';
 import { listAll } from '../../upstream/listing/list-all.js';
 import { identityKey } from '../../upstream/listing/merge.js';
-import { parseIsoDay } from '../../util/utc-date.js';
+import type { DayRange } from '../../domain/dates.js';
+import { NO_DIGESTS } from '../../upstream/history-port.js';
+import { formatDay, parseIsoDay } from '../../util/utc-date.js';
 import { groupFigures, orgScope } from '../shared/org-groups.js';
 import type { ToolContext } from '../types.js';
 
@@ -26,20 +28,56 @@ export async function activeByGroup(
   if (dates.length > MAX_DAYS)
     throw new UserInputError(`Active people by team cover ${MAX_DAYS} days at most: ask for a shorter range.`);
   const by = scope.by ?? { kind: 'team' as const, depth: 1 };
-  const parts = [];
-  for (const date of dates) {
-    const day = parseIsoDay(date)!;
-    const rows = (await listAll(ctx, dau, { days: { start: day, end: day } })).data.map((r) => ({
-      id: identityKey(r),
-      date,
-    }));
-    parts.push({ part: { start: day, end: day }, rows });
-  }
+  const parts = (await storedParts(ctx, scope.parts, dates)) ?? (await listedParts(ctx, dates));
   return groupFigures(
     ctx,
     { ...scope, by },
     parts,
     (r) => r.id,
-    (r) => ({ [r.date]: 1 }),
+    (r) => r.days,
   );
+}
+
+type Part = { part: DayRange; rows: Array<{ id: string; days: Record<string, number> }> };
+
+/** Each day's list of active identities, a part a day (its membership that day's). */
+async function listedParts(ctx: ToolContext, dates: readonly string[]): Promise<Part[]> {
+  const parts: Part[] = [];
+  for (const date of dates) {
+    const day = parseIsoDay(date)!;
+    const rows = (await listAll(ctx, dau, { days: { start: day, end: day } })).data.map((r) => ({
+      id: identityKey(r),
+      days: { [date]: 1 },
+    }));
+    parts.push({ part: { start: day, end: day }, rows });
+  }
+  return parts;
+}
+
+/**
+ * The same from the store's daily digests of the lists: per part of constant membership, one row per identity
+ * with its active days. Null when the store lacks a day.
+ */
+async function storedParts(ctx: ToolContext, parts: readonly DayRange[], dates: readonly string[]) {
+  if (ctx.digests === NO_DIGESTS) return null;
+  const range = { start: parts[0]!.start, end: parts.at(-1)!.end };
+  const digests = await ctx.digests.digests('dau', range, true);
+  if (!digests) return null;
+  const asked = new Set(dates);
+  const names = await ctx.digests.names(new Set(digests.flatMap((d) => d.ids)));
+  const keyOf = (n: number) => {
+    const name = names.get(n)!;
+    return name.startsWith('u:') ? `u:${name.slice(2).toLowerCase()}` : name;
+  };
+  const out: Part[] = parts.map((part) => ({ part, rows: [] }));
+  for (const [i, { part }] of out.entries()) {
+    const ids = new Map<number, Record<string, number>>();
+    for (const d of digests) {
+      const date = formatDay(d.days.start);
+      if (d.days.start < part.start || d.days.end > part.end || !asked.has(date)) continue;
+      for (const n of d.ids) (ids.get(n) ?? ids.set(n, {}).get(n)!)[date] = 1;
+    }
+    out[i]!.rows = [...ids].map(([n, days]) => ({ id: keyOf(n), days }));
+  }
+  return out;
 }

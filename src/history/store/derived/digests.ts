@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DigestName } from '../../../upstream/history-port.js';
+import type { Digest, DigestName } from '../../../upstream/history-port.js';
 import type { HistoryTables } from '../store-tables.js';
 import { clear, identityOf } from '../store-rows.js';
 import { digestId } from '../block-ids.js';
@@ -18,14 +18,18 @@ interface Spec {
   /** The row's value: an integer, or a decimal string for `decimal`. */
   value(row: Row): unknown;
   decimal?: boolean;
+  /** A second decimal summed over the same rows (cost's credits beside billed USD), kept as the digest's `credits`. */
+  also?(row: Row): unknown;
 }
 
 const active: Spec = { name: 'active', value: (r) => r.active_days };
 const credits: Spec = { name: 'credits', value: (r) => r.credits_consumed };
+const costOf = (r: Row) => r.cost_metrics as Row | undefined;
 const billed: Spec = {
   name: 'billed',
   decimal: true,
-  value: (r) => (r.cost_metrics as Row | undefined)?.billed_amount_usd,
+  value: (r) => costOf(r)?.billed_amount_usd,
+  also: (r) => costOf(r)?.credits_consumed,
 };
 
 /** The datasets digested, by the name tools ask for; for each name, months before days. */
@@ -66,33 +70,47 @@ const decimals = (value: unknown) => {
   return dot < 0 ? 0 : text.length - dot - 1;
 };
 
-/** The sums of one block's digest, fed its rows a part at a time. */
+/** Exact sums of decimals at the finest scale seen so far. */
+function scaled() {
+  const at = { scale: 0, rest: 0n };
+  return {
+    at,
+    /** The units of a value, every sum taken (through `all`) to its scale first when it is finer. */
+    units(value: unknown, decimal: boolean | undefined, all: () => Iterable<{ units: bigint[] }>, i: number): bigint {
+      const places = decimal ? decimals(value) : 0;
+      if (places > at.scale) {
+        const k = 10n ** BigInt(places - at.scale);
+        for (const s of all()) s.units[i]! *= k;
+        at.rest *= k;
+        at.scale = places;
+      }
+      return units(value, at.scale);
+    },
+  };
+}
+
+/** The sums of one block's digest, fed its rows a part at a time: `units[0]` the value, `units[1]` the spec's `also`. */
 export function digestSums(dataset: string) {
   const spec = SPECS[dataset];
   if (!spec) return undefined;
-  const sums = new Map<string, { name: string; units: bigint }>();
-  let rest = 0n;
-  let scale = 0;
-  const rescale = (to: number) => {
-    const k = 10n ** BigInt(to - scale);
-    for (const s of sums.values()) s.units *= k;
-    rest *= k;
-    scale = to;
-  };
+  const sums = new Map<string, { name: string; units: bigint[] }>();
+  const columns = spec.also ? [scaled(), scaled()] : [scaled()];
+  const all = () => sums.values();
   return {
     add(rows: readonly Row[]): void {
       for (const row of rows) {
         const value = spec.value(row);
         if (value === undefined || value === null) continue;
-        if (spec.decimal && decimals(value) > scale) rescale(decimals(value));
-        const u = units(value, scale);
+        const also = spec.also?.(row) ?? 0;
+        const u = [columns[0]!.units(value, spec.decimal, all, 0)];
+        if (columns[1]) u.push(columns[1].units(also, true, all, 1));
         const key = identityOf(row);
         if (key === null) {
-          rest += u;
+          u.forEach((x, i) => (columns[i]!.at.rest += x));
           continue;
         }
         const seen = sums.get(key);
-        if (seen) seen.units += u;
+        if (seen) u.forEach((x, i) => (seen.units[i]! += x));
         else sums.set(key, { name: nameOf(key, row), units: u });
       }
     },
@@ -100,8 +118,10 @@ export function digestSums(dataset: string) {
       return sums.size;
     },
     entries: () => sums,
-    scale: () => scale,
-    rest: () => rest,
+    scale: () => columns[0]!.at.scale,
+    rest: () => columns[0]!.at.rest,
+    /** The `also` column's scale and rest, when the spec has one. */
+    also: () => columns[1]?.at,
   };
 }
 
@@ -115,29 +135,51 @@ export interface DigestShare {
   units: bigint[];
   scale: number;
   rest: bigint;
+  also?: { units: bigint[]; scale: number; rest: bigint };
 }
 
 export function digestShare(sums: DigestSums, ids: ReadonlyMap<string, number>): DigestShare {
-  const share: DigestShare = { ids: [], units: [], scale: sums.scale(), rest: sums.rest() };
+  const also = sums.also();
+  const share: DigestShare = {
+    ids: [],
+    units: [],
+    scale: sums.scale(),
+    rest: sums.rest(),
+    ...(also ? { also: { units: [], scale: also.scale, rest: also.rest } } : {}),
+  };
   for (const [key, s] of sums.entries()) {
     share.ids.push(ids.get(key)!);
-    share.units.push(s.units);
+    share.units.push(s.units[0]!);
+    share.also?.units.push(s.units[1]!);
   }
   return share;
 }
 
-/** The digest row's body from the sums of its shares: identities by number, ascending, with their values. */
-export function digestBody(shares: readonly DigestShare[]): string {
+/** One column of the shares' sums at their finest scale: the values by position in `order`, and the rest. */
+function column(
+  shares: ReadonlyArray<{ units: bigint[]; scale: number; rest: bigint }>,
+  order: Array<[number, number]>,
+) {
   const scale = Math.max(0, ...shares.map((s) => s.scale));
-  const pairs: Array<[number, bigint]> = [];
-  let rest = 0n;
-  for (const share of shares) {
-    const k = 10n ** BigInt(scale - share.scale);
-    rest += share.rest * k;
-    share.ids.forEach((id, i) => pairs.push([id, share.units[i]! * k]));
-  }
-  pairs.sort((a, b) => a[0] - b[0]);
-  return JSON.stringify({ ids: pairs.map((p) => p[0]), v: pairs.map((p) => out(p[1])), scale, rest: out(rest) });
+  const k = shares.map((s) => 10n ** BigInt(scale - s.scale));
+  const rest = shares.reduce((n, s, i) => n + s.rest * k[i]!, 0n);
+  return { v: order.map(([s, i]) => out(shares[s]!.units[i]! * k[s]!)), scale, rest: out(rest) };
+}
+
+/**
+ * The digest row's body from the sums of its shares: identities by number, ascending, with their values (and the
+ * `also` column's, as `credits`, when every share has it).
+ */
+export function digestBody(shares: readonly DigestShare[]): string {
+  const order: Array<[number, number]> = shares.flatMap((s, si) => s.ids.map((_, i): [number, number] => [si, i]));
+  order.sort((a, b) => shares[a[0]]!.ids[a[1]]! - shares[b[0]]!.ids[b[1]]!);
+  const main = column(shares, order);
+  const also = shares.every((s) => s.also) ? shares.map((s) => s.also!) : undefined;
+  return JSON.stringify({
+    ids: order.map(([s, i]) => shares[s]!.ids[i]!),
+    ...main,
+    ...(also && shares.length ? { credits: column(also, order) } : {}),
+  });
 }
 
 /** Rows per query: within both engines' bound-parameter limits. */
@@ -252,7 +294,5 @@ export async function readDigest(db: Db, dataset: string, start: number, end: nu
     .where('start_day', '=', start)
     .where('end_day', '=', end)
     .executeTakeFirst();
-  return row
-    ? (JSON.parse(row.body) as { ids: number[]; v: Array<number | string>; scale: number; rest: number | string })
-    : undefined;
+  return row ? (JSON.parse(row.body) as Pick<Digest, 'ids' | 'v' | 'scale' | 'rest' | 'credits'>) : undefined;
 }

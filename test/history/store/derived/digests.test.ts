@@ -65,6 +65,21 @@ describe.each(['sqlite', 'postgres'] as const)(
           );
           expect(got, `${dataset} ${b.start}`).toEqual(expected);
           expect(BigInt(digest!.rest) * 10n ** BigInt(9 - digest!.scale)).toBe(rest);
+          // Cost's digests keep its credits beside billed USD, by the same positions.
+          if (dataset.startsWith('cost-')) {
+            const credits = new Map<string, bigint>();
+            let noOne = 0n;
+            for (const r of await store.rows(dataset, b.start, b.end)) {
+              const key = who(r);
+              const v = nano((r as Row).cost_metrics.credits_consumed);
+              if (key === undefined) noOne += v;
+              else credits.set(key, (credits.get(key) ?? 0n) + v);
+            }
+            const c = digest!.credits!;
+            const at = (v: number | string) => BigInt(v) * 10n ** BigInt(9 - c.scale);
+            expect(new Map(digest!.ids.map((id, i) => [names.get(id)!, at(c.v[i]!)]))).toEqual(credits);
+            expect(at(c.rest)).toBe(noOne);
+          } else expect(digest!.credits).toBeUndefined();
           expect([...digest!.ids].sort((a, c) => a - c)).toEqual(digest!.ids);
           checked++;
         }
