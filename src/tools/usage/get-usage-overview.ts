@@ -26,6 +26,10 @@ import {
 } from './overview-parts.js';
 import { completePeriod } from '../shared/complete-days.js';
 import { change, changeOut, previousPeriod } from '../shared/periods.js';
+import { groupsOut, orgInputs } from '../shared/org-groups.js';
+import { groupsText } from '../shared/org-groups-text.js';
+import { identityKey } from '../../upstream/listing/merge.js';
+import { overviewGroups } from './overview-groups.js';
 
 const BY_MODEL: CostQuery = {
   group_by_keys: ['COST_ANALYTICS_GROUP_BY_RESOURCE'],
@@ -40,7 +44,7 @@ export const getUsageOverview = defineTool({
   description:
     'How are we doing, in one call: active users with a full-week trend, top users, cost by model, cost and credits against the previous period, and editor adoption. ' +
     'Default: last_30_days, to the latest complete day.',
-  input: z.strictObject(rangeInputs),
+  input: z.strictObject({ ...rangeInputs, ...orgInputs }),
   output: z.object({
     start_date: z.string(),
     end_date: z.string(),
@@ -60,6 +64,7 @@ export const getUsageOverview = defineTool({
       .describe('null: before the 2-year lookback'),
     editors: editorsOut,
     sources: sourcesOut,
+    ...groupsOut,
     freshness: freshnessSchema,
   }),
   annotations: READ_ONLY,
@@ -76,6 +81,7 @@ export const getUsageOverview = defineTool({
     ]);
     const days = dau.data;
     const peak = days.reduce<(typeof days)[number] | null>((p, d) => (p && p.user_count >= d.user_count ? p : d), null);
+    const org = await overviewGroups(ctx, args, period, activity.data);
     const now = costSum(cost.data);
     const then = prior && costSum(prior.data);
     const parts = [dau, activity, cost, editors, ...(prior ? [prior] : [])];
@@ -88,7 +94,7 @@ export const getUsageOverview = defineTool({
         peak,
         trend: dauTrend(days),
       },
-      top_users: topUsers(activity.data, 5),
+      top_users: topUsers(org ? activity.data.filter((u) => org.keeps(identityKey(u))) : activity.data, 5),
       cost_by_model: costByModel(cost.data),
       cost: now,
       previous:
@@ -104,6 +110,7 @@ export const getUsageOverview = defineTool({
           : null,
       editors: editorAdoption(editors.data, formatDay(day)),
       sources: OVERVIEW_SOURCES,
+      ...(org ? { groups: org.groups } : {}),
       freshness: freshnessOut(combineFreshness(parts.map((p) => p.freshness)), formatDay(period.end)),
     };
   },
@@ -144,6 +151,14 @@ export const getUsageOverview = defineTool({
         .map(([name, n]) => `${name} ${int(n)}`)
         .join(', ')} of ${int(e.active_users)} active.`,
     );
+    if (out.groups)
+      lines.push(
+        groupsText(
+          out.groups,
+          (v) =>
+            `days ${int(Number(v.active_days ?? 0))}, messages ${int(Number(v.total_messages ?? 0))}, billed ${usd(String(v.billed_amount_usd ?? '0'))}`,
+        ),
+      );
     lines.push(freshnessLine(out.freshness));
     return lines.join('\n');
   },
