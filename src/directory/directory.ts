@@ -78,7 +78,7 @@ export class Directory {
   groupsOn(identity: string, day: string, by: GroupBy): readonly string[] {
     const e = this.entries.get(identity);
     if (e?.undated) {
-      const key = JSON.stringify(by);
+      const key = by.kind === 'attribute' ? `a:${by.name}` : `t:${by.depth ?? ''}`;
       let cached = this.cache.get(key);
       if (!cached) this.cache.set(key, (cached = new Map()));
       let groups = cached.get(identity);

@@ -20,6 +20,7 @@ export function orgDirectory(
   let version = 0;
   let recorded: Promise<void> = Promise.resolve();
   const views = new Map<string, Directory>();
+  let since: { version: number; kept: Promise<unknown> } | undefined;
   const record = (snapshot: DirectorySnapshot) => {
     recorded = recorded.then(async () => {
       const store = (await history?.open())?.source.store;
@@ -43,7 +44,15 @@ export function orgDirectory(
       if (!today) return undefined;
       await recorded;
       const store = (await history?.open())?.source.store;
-      const kept = store && version > 0 ? await store.directorySince() : undefined;
+      // Read once per version the directory took: every question by team asks.
+      if (store && version > 0 && since?.version !== version) {
+        const kept = store.directorySince().catch((error: unknown) => {
+          since = undefined;
+          throw error;
+        });
+        since = { version, kept };
+      }
+      const kept = store && version > 0 ? await since!.kept : undefined;
       const base = { source: today.source, ...(state.problem ? { problem: state.problem } : {}) };
       if (!store || !kept) return { directory: today, basis: 'today', ...base };
       const key = `${start}|${end}|${version}`;

@@ -186,7 +186,15 @@ export async function partRows<R>(
   read: (part: DayRange) => Promise<readonly R[]>,
 ): Promise<Array<{ part: DayRange; rows: readonly R[] }>> {
   if (scope.parts.length === 1) return [{ part: scope.parts[0]!, rows: whole }];
-  return Promise.all(scope.parts.map(async (part) => ({ part, rows: await read(part) })));
+  // A few at a time: a range the directory changes in often has dozens of parts, each a listing of every person.
+  const out = new Array<{ part: DayRange; rows: readonly R[] }>(scope.parts.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < scope.parts.length; i = next++)
+      out[i] = { part: scope.parts[i]!, rows: await read(scope.parts[i]!) };
+  };
+  await Promise.all(Array.from({ length: Math.min(4, scope.parts.length) }, worker));
+  return out;
 }
 
 /** A range of `YYYY-MM-DD` days as day numbers. */
