@@ -3,10 +3,11 @@
 /** @type {Array<[name: string, paths: string[]]>} */
 const LAYERS = [
   // Words and rules with no I/O: contract (the upstream API's names and limits), domain, util, and the plain
-  // helpers everything reads: the options (config), the text formatting, the error base class, logger, version.
+  // helpers everything reads: the options (config), the text formatting, the error base class, logger, version,
+  // and the telemetry instruments (OpenTelemetry's API only, no-ops until runtime/telemetry.ts loads the SDK).
   [
     'contract, domain and util',
-    ['contract/', 'domain/', 'util/', 'config/', 'format/', 'errors.ts', 'logger.ts', 'version.ts'],
+    ['contract/', 'domain/', 'util/', 'config/', 'format/', 'telemetry/', 'errors.ts', 'logger.ts', 'version.ts'],
   ],
   // The sources of data: the analytics API (its client, the credentials it signs in with: login), the organization's
   // directory (teams and cost centers, from a file or SCIM), what may leave about people (privacy), and the simulator

@@ -1,3 +1,5 @@
+import { traceIds } from './telemetry/spans.js';
+
 export type LogLevel = 'error' | 'warn' | 'info' | 'debug';
 const ORDER: Record<LogLevel, number> = { error: 0, warn: 1, info: 2, debug: 3 };
 
@@ -20,7 +22,8 @@ export function createLogger(
   const emit = (at: LogLevel, message: string, fields?: Record<string, unknown>) => {
     if (ORDER[at] > ORDER[level]) return;
     // Each string is scrubbed before it is JSON-encoded, so escapes never split a secret or an email.
-    const record = { time: new Date().toISOString(), level: at, message, ...fields };
+    // During a call, its trace's ids: a line leads to the trace, and the trace to its lines.
+    const record = { time: new Date().toISOString(), level: at, message, ...traceIds(), ...fields };
     write(`${JSON.stringify(record, (_key, value: unknown) => (typeof value === 'string' ? scrub(value) : value))}\n`);
   };
   return {

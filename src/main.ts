@@ -4,6 +4,7 @@ import type { Caller } from './auth/caller.js';
 import type { Logger } from './logger.js';
 import { createRuntime, type Runtime } from './runtime/runtime.js';
 import type { HttpServing } from './transports/http.js';
+import type { Telemetry } from './runtime/telemetry.js';
 import { createServer } from './mcp/server.js';
 import type { ServerDeps } from './mcp/server-deps.js';
 import { toolInventory } from './mcp/tool-inventory.js';
@@ -25,12 +26,16 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
     throw new ConfigError(
       `a login (ANALYTICS_AUTH_URL and ANALYTICS_CLIENT_ID without a token) serves one person: use stdio or a loopback --host, or give a shared server a service-account token (ANALYTICS_API_TOKEN).`,
     );
+  // First: the trace context is carried from the first call on; the SDK loads only when something is exported.
+  const { startTelemetry } = await import('./runtime/telemetry.js');
+  const telemetry = await startTelemetry(env, config.transport === 'http' && !config.noMetrics);
   // Checked before anything starts, so that a bad list is a usage error, not a failure at 02:10.
   const warmItems = config.warm ? (await import('./warm/warm-list.js')).warmListOf(config.warmList) : undefined;
   const tenants = config.tenantsFile
     ? await (await import('./runtime/tenants.js')).tenantRuntimes(config, env)
     : undefined;
   const runtime = tenants ? tenants.runtimes[0]! : await createRuntime(config, { env });
+  telemetry.watch({ history: runtime.history, refreshHour: config.refreshHour });
   // With a history store the warm-up is the sync (the tour fills the demo's store itself); it opens the store
   // now, where a server that only answers opens it on its first call.
   const history = config.sync || config.warm ? await runtime.history?.open() : undefined;
@@ -51,6 +56,7 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
     await warm?.stop();
     await sync?.stop();
     await (tenants ?? runtime).close();
+    await telemetry.shutdown();
   });
   // In the background, so that a long audit log never delays serving.
   if (config.auditLog) {
@@ -63,7 +69,7 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
     );
   }
   if (config.transport === 'http') {
-    const serving = await startHttp(runtime, tenants?.byName);
+    const serving = await startHttp(runtime, tenants?.byName, telemetry);
     const { url } = serving;
     // SIGTERM (a deploy, a scale-down): new calls get 503, calls in flight finish, then everything closes.
     process.once('SIGTERM', () => {
@@ -109,8 +115,14 @@ function exitOnceIdle(log: Logger): void {
  * Serves MCP over Streamable HTTP: each request gets the server its caller may see. With tenants, each
  * caller is served from its tenant's runtime: its own upstream, token, cache keys, limits and PII key.
  */
-export async function startHttp(runtime: Runtime, tenants?: Map<string, Runtime>): Promise<HttpServing> {
+export async function startHttp(
+  runtime: Runtime,
+  tenants?: Map<string, Runtime>,
+  telemetry?: Pick<Telemetry, 'metrics'>,
+): Promise<HttpServing> {
   const { serveHttp } = await import('./transports/http.js');
+  const { metricsServing } = await import('./transports/metrics-http.js');
+  const metrics = telemetry?.metrics && (await metricsServing(runtime.config, process.env, telemetry.metrics));
   const { ANOMALIES_URI, onAnomalies } = await import('./insights/anomaly-feed.js');
   const runtimeOf = (caller: Caller | undefined) => (tenants && caller ? tenants.get(caller.tenant ?? '') : runtime);
   const { scimFor } = await import('./scim/scim-runtimes.js');
@@ -135,13 +147,15 @@ export async function startHttp(runtime: Runtime, tenants?: Map<string, Runtime>
           : `tenant '${caller.tenant}' is not served here (the tenants file names ${[...tenants.keys()].join(', ')}).`;
       },
       ...(scim ? { scim } : {}),
+      ...(metrics ? { metrics: metrics.onHttpPort } : {}),
     },
   );
-  if (!scim) return serving;
+  if (!scim && !metrics) return serving;
+  const others = () => (scim?.close(), metrics?.close());
   return {
     ...serving,
-    close: () => (scim.close(), serving.close()),
-    drain: (graceMs) => (scim.close(), serving.drain(graceMs)),
+    close: () => Promise.all([others(), serving.close()]).then(() => {}),
+    drain: (graceMs) => Promise.all([others(), serving.drain(graceMs)]).then(() => {}),
   };
 }
 

@@ -2,6 +2,7 @@ import { EXIT_FAILURE, UsageError, helpPointer, stopSignal } from '../config/cli
 import { loadConfig, type Config } from '../config/config.js';
 import { secretScrubber } from '../logger.js';
 import { createRuntime, type Runtime } from '../runtime/runtime.js';
+import { startTelemetry } from '../runtime/telemetry.js';
 import type { RuntimeHistory } from '../history/serving/runtime-history.js';
 import { resolveCacheDir } from '../upstream/cache/cache-dir.js';
 
@@ -95,7 +96,10 @@ export async function runOneShot<Args, C extends OneShot<Args>>(
   if (!read) return 0;
   const config = command.config ?? loadConfig(read.rest, env);
   checkHistory(command, config);
+  // OTLP, when OTEL_EXPORTER_OTLP_ENDPOINT asks for it: a sync's requests, progress and store, as a server's.
+  const telemetry = await startTelemetry(env, false);
   const runtime = await createRuntime(config);
+  telemetry.watch({ history: runtime.history, refreshHour: config.refreshHour });
   const scrub = secretScrubber(runtime.secrets);
   const write = io.write ?? ((line: string) => process.stderr.write(`${line}\n`));
   const say = (line: string) => write(`${programCommand(command.name)}: ${runtime.pii.text(scrub(line))}`);
@@ -111,5 +115,6 @@ export async function runOneShot<Args, C extends OneShot<Args>>(
   } finally {
     stop?.release();
     await runtime.close();
+    await telemetry.shutdown();
   }
 }

@@ -93,6 +93,9 @@ An MCP server for an organization's AI coding usage analytics, costs, budget ove
 ${optionsHelp(SERVER_OPTIONS)}
 Environment only:
   HTTPS_PROXY, HTTP_PROXY, NO_PROXY   outbound proxy
+  OTEL_EXPORTER_OTLP_ENDPOINT         export metrics and traces over OTLP/HTTP (also ..._METRICS_ENDPOINT,
+                                      ..._TRACES_ENDPOINT); OTEL_EXPORTER_OTLP_PROTOCOL http/protobuf (default)
+                                      or http/json, OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER: as OpenTelemetry defines
 
   --version, --help
 `;

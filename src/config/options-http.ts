@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Option } from './cli-options.js';
+import { TELEMETRY_OPTIONS } from './options-telemetry.js';
 
 /** "a, b,c" → ['a', 'b', 'c']; an empty list is refused. */
 const commaList = z
@@ -105,4 +106,6 @@ export const HTTP_OPTIONS = {
     shown: 'none',
     help: 'static API keys made by `org-analytics-mcp api-key create`, accepted as bearer tokens',
   },
+  // /metrics is served over --http (OTLP, from any server or command, takes the OpenTelemetry variables only).
+  ...TELEMETRY_OPTIONS,
 } as const satisfies Record<string, Option>;

@@ -6,6 +6,9 @@ import { progressNotifier } from './progress-notifier.js';
 import { offerSignIn } from './sign-in-offer.js';
 import { toolContextFor, type ToolCall, type ToolContextParts } from './tool-context.js';
 import { answerOf, outcomeOfError, type Answer, type AnswerDeps, type Outcome } from './tool-outcomes.js';
+import { SpanStatusCode } from '@opentelemetry/api';
+import { instruments } from '../telemetry/instruments.js';
+import { callContext, inSpanOf, SpanKind, tenantLabel } from '../telemetry/spans.js';
 
 /** What running a tool takes from the server: its context's parts, and what answering and the access line need. */
 export interface ToolRunDeps extends ToolContextParts, Omit<AnswerDeps, 'config'> {
@@ -36,8 +39,43 @@ async function outcomeOf(call: ToolCall, deps: ToolRunDeps, run: () => Promise<o
   return attempt(true);
 }
 
-/** One tools/call, through the one error funnel: the answer, a pending answer, a confirmation or a sign-in link. */
+/** Outcomes as the metrics name them. */
+const OUTCOME: Record<Answer['logged'], string> = {
+  ok: 'ok',
+  error: 'error',
+  not_complete: 'pending',
+  confirming: 'confirming',
+  signing_in: 'signing_in',
+};
+
+/**
+ * One tools/call, in a span continuing the client's trace (`_meta.traceparent`, else the HTTP request's header),
+ * counted and timed by tool and outcome.
+ */
 export async function runTool(call: ToolCall, deps: ToolRunDeps) {
+  const { request, def } = call;
+  const parent = callContext(request.mcpReq._meta, request.http?.req?.headers, deps.caller?.tenant);
+  const attributes = { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': def.name };
+  return inSpanOf(
+    parent,
+    `tools/call ${def.name}`,
+    { ...attributes, 'gen_ai.operation.name': 'execute_tool' },
+    async (span) => {
+      const started = performance.now();
+      const answer = await answered(call, deps);
+      const error = answer.errorType ? { 'error.type': answer.errorType } : {};
+      if (answer.errorType) span?.setStatus({ code: SpanStatusCode.ERROR }).setAttributes(error);
+      const labels = { ...attributes, ...error, ...tenantLabel() };
+      instruments().toolCalls.add(1, { ...labels, outcome: OUTCOME[answer.logged] });
+      instruments().toolDuration.record((performance.now() - started) / 1000, labels);
+      if (answer.source) instruments().answers.add(1, { source: answer.source, ...tenantLabel() });
+      return answer.result;
+    },
+    SpanKind.SERVER,
+  );
+}
+
+async function answered(call: ToolCall, deps: ToolRunDeps): Promise<Answer> {
   const started = Date.now();
   const progress = progressNotifier(call.request);
   // The call's budget: past it everything below stops, and the call answers a TimeoutError, not a cancel.
@@ -64,5 +102,5 @@ export async function runTool(call: ToolCall, deps: ToolRunDeps) {
     ms: Date.now() - started,
     ...(deps.caller ? { caller: deps.caller.id, tenant: deps.caller.tenant } : {}),
   });
-  return answer.result;
+  return answer;
 }

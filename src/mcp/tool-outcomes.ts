@@ -9,6 +9,7 @@ import { pendingAnswer } from './answer-pending.js';
 import { askToConfirm, ConfirmationNeeded } from './confirmation.js';
 import type { offerSignIn } from './sign-in-offer.js';
 import { logFailure } from './tool-errors.js';
+import { errorType } from '../telemetry/spans.js';
 
 type SignInAnswer = Exclude<Awaited<ReturnType<typeof offerSignIn>>, 'retry' | undefined>;
 
@@ -49,6 +50,10 @@ export interface Answering {
 export interface Answer {
   result: CallToolResult | InputRequiredResult;
   logged: 'ok' | 'error' | 'not_complete' | 'confirming' | 'signing_in';
+  /** A failure's kind (an error's, or tool_error for a tool's own isError answer), for the metrics and the span. */
+  errorType?: string;
+  /** Where an answer's figures came from, as its freshness says. */
+  source?: string;
 }
 
 const text = (t: string) => [{ type: 'text' as const, text: t }];
@@ -62,8 +67,11 @@ const ANSWERS: {
     deps.log.debug('tool done', { tool: def.name, ms: Date.now() - started });
     const words = deps.redact.text(def.text(shown));
     const isError = def.isError?.(shown) ?? false;
+    const { source } = (shown.freshness ?? {}) as { source?: unknown };
     return {
       logged: isError ? 'error' : 'ok',
+      ...(isError ? { errorType: 'tool_error' } : {}),
+      ...(typeof source === 'string' ? { source } : {}),
       result: {
         content: text(words),
         // A tool's own `complete` wins: a budget write says there whether every chunk was applied.
@@ -86,7 +94,8 @@ const ANSWERS: {
   failed({ error }, deps, { def, started, end }) {
     end();
     logFailure(deps.log, 'tool failed', error, { tool: def.name, ms: Date.now() - started });
-    return { logged: 'error', result: { content: text(deps.redact.text(toolErrorMessage(error))), isError: true } };
+    const result = { content: text(deps.redact.text(toolErrorMessage(error))), isError: true };
+    return { logged: 'error', errorType: errorType(error), result };
   },
 };
 

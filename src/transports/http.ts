@@ -28,6 +28,8 @@ export interface HttpOptions {
   admit?: (caller: Caller) => string | undefined;
   /** Resources that change, announced to the clients that listen for them. */
   updates?: ResourceUpdates;
+  /** /metrics, guarded by its own rule (metrics-http.ts): a loopback bind, or its token. */
+  metrics?: (req: IncomingMessage, res: ServerResponse) => void;
   /** SCIM provisioning under /scim/v2, with its own token (not an MCP caller's). */
   scim?: { handle(req: IncomingMessage, res: ServerResponse): Promise<boolean> };
 }
@@ -67,6 +69,8 @@ export async function serveHttp(
     // Probes come from load balancers by address, so they skip the Host check; they show nothing private.
     if (path === '/healthz') return health.live(res, draining);
     if (path === '/readyz') return void health.ready(res, draining);
+    // Scrapers too come by address; /metrics has its own guard and shows no one's data.
+    if (path === '/metrics' && options.metrics) return options.metrics(req, res);
     if (!validHost(req, res) || !validOrigin(req, res)) return;
     if (draining) {
       res.writeHead(503, { 'content-type': 'text/plain', connection: 'close' }).end('shutting down\n');

@@ -7,6 +7,7 @@ import { startSimulator } from '../../src/simulator/index.js';
 import { startHttpBinary } from '../helpers/http-binary.js';
 import { buildYardstick } from './cold-start.bench.js';
 import { goalLine } from './goal.js';
+import { statelessCall } from '../helpers/stateless-call.js';
 
 const WORKERS = 8;
 const SECONDS = 2;
@@ -18,18 +19,14 @@ const GOAL = 0.8;
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
 
 /** Calls per second of one tool call, repeated by WORKERS concurrent callers for SECONDS (after a warm-up). */
-async function throughput(url: string, tool: string, args: unknown, headers: Record<string, string>): Promise<number> {
+export async function throughput(
+  url: string,
+  tool: string,
+  args: unknown,
+  headers: Record<string, string>,
+): Promise<number> {
   const call = async () => {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        'mcp-protocol-version': '2025-06-18',
-        ...headers,
-      },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool, arguments: args } }),
-    });
+    const res = await statelessCall(url, tool, args, headers);
     const text = await res.text();
     if (res.status !== 200 || text.includes('"isError":true')) throw new Error(`${res.status}: ${text.slice(0, 200)}`);
   };

@@ -54,6 +54,9 @@ const SAMPLES: Record<Key, [string, unknown]> = {
   apiKeysFile: ['/tmp/keys.json', '/tmp/keys.json'],
   tenantsFile: ['/tmp/tenants.json', '/tmp/tenants.json'],
   tenantClaim: ['org', 'org'],
+  noMetrics: ['yes', true],
+  metricsTokenEnv: ['OAM_METRICS_TOKEN', 'OAM_METRICS_TOKEN'],
+  metricsPort: ['9464', 9464],
 };
 /** Another valid value, for the flag when both are given. */
 const OTHER: Record<string, string> = {
@@ -94,6 +97,8 @@ const OTHER: Record<string, string> = {
   apiKeysFile: '/tmp/flag-keys.json',
   tenantsFile: '/tmp/flag-tenants.json',
   tenantClaim: 'organization',
+  metricsTokenEnv: 'OTHER_METRICS',
+  metricsPort: '9465',
 };
 
 const CREDENTIALS = { ANALYTICS_API_TOKEN: 'base-token', ANALYTICS_BASE_URL: 'https://base.example.com' };

@@ -16,6 +16,7 @@ import { sourcesOf, type Source } from './serving.js';
 import { rollupSums } from '../store/derived/cost-rollups.js';
 import { digestId } from '../store/block-ids.js';
 import { digestSources, readDigest } from '../store/derived/digests.js';
+import { inSpan } from '../../telemetry/spans.js';
 
 type Row = Record<string, unknown>;
 
@@ -84,7 +85,8 @@ export class HistorySource implements HistoryPort {
     const sources = sourcesOf(request.op.name, request.params);
     if (!sources) return null;
     try {
-      return await this.read(request, sources, daysOnly);
+      const what = { 'org_analytics.endpoint': request.op.name };
+      return await inSpan('store read', what, () => this.read(request, sources, daysOnly));
     } catch (error) {
       this.fail(error as Error);
       return null;

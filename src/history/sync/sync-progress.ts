@@ -1,5 +1,6 @@
 import type { RateGroup } from '../../contract/limits.js';
 import type { SyncTask } from './sync-plan.js';
+import { syncProgressed } from '../../telemetry/sync-status.js';
 
 export interface ProgressLine {
   text: string;
@@ -104,7 +105,6 @@ export class SyncProgress {
 
   private report(failed?: number): void {
     this.last = Date.now();
-    if (!this.emit) return;
     let done = 0;
     let total = 0;
     let requests = 0;
@@ -122,6 +122,9 @@ export class SyncProgress {
       left = left === null || groupLeft === null ? null : Math.max(left, groupLeft);
       parts.push(`${group} ${g.done}/${g.total}`);
     }
+    // The store's gauges: progress, and a run that stored everything it planned.
+    syncProgressed(done, total, failed === 0 && done === total);
+    if (!this.emit) return;
     const eta =
       failed !== undefined
         ? failed > 0

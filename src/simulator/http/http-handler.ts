@@ -140,6 +140,7 @@ export async function handleApi(
     status: 0,
     auth: access.auth,
     userAgent: req.headers['user-agent'],
+    ...(req.headers.traceparent ? { traceparent: String(req.headers.traceparent) } : {}),
   };
   let send: Send = sendJson;
   try {

@@ -15,6 +15,8 @@ export interface RequestLogEntry {
    */
   auth: 'write' | 'read' | 'expired' | 'invalid' | 'none';
   userAgent?: string;
+  /** The W3C trace context the request carried, as sent: a trace followed from the caller shows here. */
+  traceparent?: string;
   fault?: string;
 }
 

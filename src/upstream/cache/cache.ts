@@ -3,6 +3,8 @@ import { abortError } from '../transport/deadline.js';
 import { UpstreamUnavailableError } from '../errors.js';
 import type { CachePolicy, Freshness } from '../../domain/freshness.js';
 import { encodeAnswer, type AnswerStore, type StoredAnswer, type StoreHit } from './stored-answer.js';
+import { instruments } from '../../telemetry/instruments.js';
+import { inSpan } from '../../telemetry/spans.js';
 
 interface Entry {
   value: unknown;
@@ -17,6 +19,11 @@ interface LoadContext {
   load: (signal: AbortSignal) => Promise<{ value: unknown; bytes: number }>;
   policy: () => CachePolicy;
   revive: Revive | undefined;
+}
+
+/** A look-up of one layer (memory, redis, disk), counted. */
+function counted(layer: string, hit: boolean): void {
+  (hit ? instruments().cacheHits : instruments().cacheMisses).add(1, { layer });
 }
 
 /** Checks a value read back from a store (e.g. against its endpoint's schema): returns it, or throws. */
@@ -95,7 +102,7 @@ export class ResponseCache {
     revive?: Revive,
   ): Promise<CachedAnswer<T>> {
     try {
-      return await this.attempt<T>(key, { policy, load, revive }, signal);
+      return await inSpan('cache look-up', {}, () => this.attempt<T>(key, { policy, load, revive }, signal));
     } catch (error) {
       // A load still under way can be evicted to make room for a large answer; its callers start over once.
       if (!(error instanceof Error && error.message === 'evicted') || signal?.aborted) throw error;
@@ -121,7 +128,10 @@ export class ResponseCache {
     this.waiters.set(key, (this.waiters.get(key) ?? 0) + 1);
     let onAbort: (() => void) | undefined;
     try {
-      const fetched = this.lru.fetch(key, { context: { callId, ...loader } });
+      const status: LRUCache.Status<string, Entry, LoadContext> = {};
+      const fetched = this.lru.fetch(key, { context: { callId, ...loader }, status });
+      // A load under way for another call counts as a hit: this call sends nothing of its own.
+      counted('memory', status.fetch === 'hit' || status.fetch === 'inflight');
       // A caller that gave up leaves this promise behind; its rejection is the remaining callers' to see.
       fetched.catch(() => {});
       const aborted = new Promise<never>((_, reject) => {
@@ -155,6 +165,7 @@ export class ResponseCache {
     const now = this.now();
     for (const store of this.stores) {
       const hit = await store.get(key, now);
+      counted(store.name, hit !== undefined);
       if (!hit) continue;
       if (revive) {
         try {

@@ -4,6 +4,8 @@ import { DEFAULT_LIMITS, type LimitsConfig } from './limits-config.js';
 import { abortError } from '../transport/deadline.js';
 import type { SharedRedis } from './redis-connection.js';
 import { SharedBudget } from './shared-bucket.js';
+import { instruments } from '../../telemetry/instruments.js';
+import { inSpan } from '../../telemetry/spans.js';
 
 /** Who waits for a request: a person (interactive) or nobody yet (warm-up, background completion). */
 export type Priority = 'interactive' | 'background';
@@ -89,11 +91,24 @@ export class RateLimiters {
     if (signal?.aborted) throw abortError(signal);
     const limiters = await this.buckets();
     if (signal?.aborted) throw abortError(signal);
-    await this.admit(limiters[group], group, signal, priority, credential);
+    await this.waitTurn(group, () => this.admit(limiters[group], group, signal, priority, credential));
     // Once the task has started it owns the signal: it knows whether its request was already on its way,
     // which matters for writes.
     if (signal?.aborted) throw abortError(signal);
     return task();
+  }
+
+  /** The wait for a token, in a span of its own: its group's queue depth while it lasts, and its time. */
+  private async waitTurn(group: RateGroup, admit: () => Promise<void>): Promise<void> {
+    const labels = { group };
+    instruments().limiterQueue.add(1, labels);
+    const started = performance.now();
+    try {
+      await inSpan('rate limit wait', { 'org_analytics.rate_group': group }, admit);
+    } finally {
+      instruments().limiterQueue.add(-1, labels);
+      instruments().limiterWait.record((performance.now() - started) / 1000, labels);
+    }
   }
 
   private async admit(

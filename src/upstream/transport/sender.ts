@@ -3,13 +3,15 @@ import { ResponseCache, type CachedAnswer } from '../cache/cache.js';
 import type { Credential } from '../credential.js';
 import { UpstreamError, UpstreamProtocolError } from '../errors.js';
 import { requestKey, written, type RequestTarget, type UpstreamRequest, type Written } from '../request.js';
-import { HttpTransport, type HttpResponse } from './http.js';
+import { HttpTransport, type HttpRequest, type HttpResponse } from './http.js';
 import { RateLimiters, type Priority } from '../limits/limiter.js';
 import type { Operation, SendWith } from './operation.js';
 import { withRateLimitWait } from './rate-limit-wait.js';
 import { withRenewal } from './renewal.js';
 import { withRetries, type RetryConfig } from './retry.js';
 import { statusError } from './status-errors.js';
+import { instruments } from '../../telemetry/instruments.js';
+import { errorType, inSpan, SpanKind, tenantLabel, traceHeaders } from '../../telemetry/spans.js';
 
 export interface SenderConfig {
   baseUrl: string;
@@ -92,6 +94,9 @@ export class UpstreamSender {
           credential: this.config.credential.kind,
         };
       throw error;
+    } finally {
+      // Past the first send, each one is a retry: after a 429, a renewed login or a failure.
+      if (sent > 1) instruments().retries.add(sent - 1, { endpoint: op.name, ...tenantLabel() });
     }
   }
 
@@ -133,10 +138,47 @@ export class UpstreamSender {
     return (bearer) => {
       const send = () => {
         counted();
-        return this.http.send({ ...request, headers: headers(bearer) });
+        return this.attempt(op, { ...request, headers: headers(bearer) });
       };
       return op.group ? this.limiters.schedule(op.group, send, signal, priority, this.credential) : send();
     };
+  }
+
+  /**
+   * One HTTP send, in a client span whose trace context goes with it as `traceparent` (the caller's, when traces
+   * are not exported), counted by endpoint and status, and timed.
+   */
+  private attempt(op: Operation<z.ZodType>, request: HttpRequest): Promise<HttpResponse> {
+    const labels = { endpoint: op.name, ...tenantLabel() };
+    const method = { 'http.request.method': op.method };
+    return inSpan(
+      `${op.method} ${op.name}`,
+      { ...method, 'url.path': op.path, 'org_analytics.endpoint': op.name },
+      async (span) => {
+        const started = performance.now();
+        let status: string | number = 'error';
+        try {
+          const res = await this.http.send({ ...request, headers: { ...request.headers, ...traceHeaders() } });
+          status = res.status;
+          span?.setAttribute('http.response.status_code', res.status);
+          if (res.status === 429) instruments().rateLimited.add(1, { group: op.group ?? 'none', ...labels });
+          return res;
+        } catch (error) {
+          status = errorType(error);
+          throw error;
+        } finally {
+          const outcome =
+            typeof status === 'number' ? { 'http.response.status_code': status } : { 'error.type': status };
+          instruments().upstreamRequests.add(1, { ...labels, status: String(status) });
+          instruments().upstreamDuration.record((performance.now() - started) / 1000, {
+            ...method,
+            ...labels,
+            ...outcome,
+          });
+        }
+      },
+      SpanKind.CLIENT,
+    );
   }
 
   private urlOf(op: Operation<z.ZodType>, query: Record<string, string> = {}): URL {
