@@ -55,8 +55,8 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
   const close = once(async () => {
     await warm?.stop();
     await sync?.stop();
-    await (tenants ?? runtime).close();
     await telemetry.shutdown();
+    await (tenants ?? runtime).close();
   });
   // In the background, so that a long audit log never delays serving.
   if (config.auditLog) {

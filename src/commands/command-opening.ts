@@ -114,7 +114,8 @@ export async function runOneShot<Args, C extends OneShot<Args>>(
     return await body({ args: read.args, runtime, history: history as HistoryOf<C>, say, signal });
   } finally {
     stop?.release();
-    await runtime.close();
+    // The last export first, while the store is open for its gauges.
     await telemetry.shutdown();
+    await runtime.close();
   }
 }

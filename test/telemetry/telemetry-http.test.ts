@@ -102,6 +102,23 @@ describe('telemetry of an --http server', () => {
     expect(total(samples, 'process_memory_usage')).toBeGreaterThan(0);
   });
 
+  it('puts no email, pseudonym, token or key in any label, even for a call about one person', async () => {
+    const activity = JSON.parse(
+      /data: (.*)/.exec(await call('get_user_activity', { range: 'last_30_days' }))?.[1] ?? '{}',
+    ) as { result: { structuredContent: { rows: Array<{ user: string; kind: string }> } } };
+    const pseudonym = activity.result.structuredContent.rows.find((r) => r.kind === 'user')!.user;
+    expect(pseudonym).toMatch(/^user-[0-9a-f]{12}@/);
+    expect(await call('get_user_profile', { user: pseudonym, range: 'last_30_days' })).not.toContain('"isError":true');
+    const values = (await scrape()).samples.flatMap((s) => Object.values(s.labels));
+    expect(values.length).toBeGreaterThan(50);
+    const secrets = [sim.token, runtime.config.token, pseudonym, pseudonym.split('@')[0]!];
+    for (const value of values) {
+      expect(value).not.toMatch(/[^\s@]+@[^\s@]+\.|user-[0-9a-f]{12}/);
+      for (const secret of secrets) expect(value).not.toContain(secret);
+    }
+    expect(new Set(values)).toContain('get_user_profile');
+  });
+
   it('carries a client trace, from the HTTP header or from _meta, to the upstream request', async () => {
     const meta = new Client({ name: 'trace-meta', version: '1' });
     await meta.connect(new StreamableHTTPClientTransport(new URL(serving.url)));
@@ -137,5 +154,9 @@ describe('telemetry of an --http server', () => {
     // OTLP metrics came too, with the same counts as /metrics.
     const points = collector.points().filter((p) => p.metric === 'org_analytics.tool.calls');
     expect(points.length).toBeGreaterThan(0);
+    // What left over OTLP carries no one either: span and point attributes alike.
+    const attributes = [...spans, ...collector.points()].flatMap((x) => Object.values(x.attributes).map(String));
+    for (const value of attributes)
+      expect(value).not.toMatch(/[^\s@]+@[^\s@]+\.|user-[0-9a-f]{12}|telemetry-sim-token/);
   });
 });
