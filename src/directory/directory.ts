@@ -64,6 +64,11 @@ export class Directory {
     return this.entries.keys();
   }
 
+  /** Whether an identity's teams are the same every day: its memberships have no dates, or it has none. */
+  sameEveryDay(identity: string): boolean {
+    return this.entries.get(identity)?.undated ?? true;
+  }
+
   /** The memberships that hold on a day (`YYYY-MM-DD`), the primary one first; none when not in the directory. */
   membersOn(identity: string, day: string): readonly Member[] {
     const e = this.entries.get(identity);

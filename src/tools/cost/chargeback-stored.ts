@@ -1,7 +1,7 @@
 import type { DayRange } from '../../domain/dates.js';
 import type { GroupBy } from '../../directory/group-by.js';
 import { linesOf, type ChargebackLine, type CostEntry } from '../../insights/chargeback-lines.js';
-import { costByIdentity } from '../../insights/digest-sums.js';
+import { costByIdentity } from '../../insights/digest-cost.js';
 import { NO_DIGESTS } from '../../upstream/history-port.js';
 import { formatDay } from '../../util/utc-date.js';
 import type { OrgScope } from '../shared/org-groups.js';
@@ -21,20 +21,27 @@ export function monthSegments(parts: readonly DayRange[]): DayRange[] {
 }
 
 /**
- * Chargeback lines without a breakdown from the store's digests: within a segment (one month, one directory),
- * each identity's summed cost goes to its primary group of the segment's first day, as each of its days' would.
- * Null when the store lacks a day of them (or the credits beside billed USD): the rows by day answer then.
+ * Chargeback lines without a breakdown from the store's digests: each identity's cost summed per month, or per
+ * segment of it (one month, one directory) for whoever's teams change with the day, goes to its primary group of
+ * the segment's first day, as each of its days' would. Null when the store lacks a day of them (or the credits
+ * beside billed USD): the rows by day answer then.
  */
 export async function storedLines(ctx: ToolContext, scope: OrgScope, by: GroupBy): Promise<ChargebackLine[] | null> {
   if (ctx.digests === NO_DIGESTS) return null;
-  const entries: CostEntry[] = [];
-  for (const segment of monthSegments(scope.parts)) {
-    const sums = await costByIdentity(ctx, segment);
-    if (!sums) return null;
-    const day = formatDay(segment.start);
-    for (const [id, s] of sums.ids) entries.push({ id, day, ...s });
-    if (sums.rest) entries.push({ id: null, day, ...sums.rest });
-  }
   const directory = scope.view.directory;
+  const months: string[] = [];
+  const segments = monthSegments(scope.parts).map((days) => {
+    const month = formatDay(days.start).slice(0, 7);
+    if (months.at(-1) !== month) months.push(month);
+    return { days, bucket: months.length - 1 };
+  });
+  const sums = await costByIdentity(ctx, segments, (id) => !directory.sameEveryDay(id));
+  if (!sums) return null;
+  const entries: CostEntry[] = [];
+  for (const [i, s] of sums.entries()) {
+    const day = formatDay(segments[i]!.days.start);
+    for (const [id, sum] of s.ids) entries.push({ id, day, ...sum });
+    if (s.rest) entries.push({ id: null, day, ...s.rest });
+  }
   return linesOf(entries, (id, day) => directory.primaryGroupOn(id, day, by));
 }

@@ -1,9 +1,8 @@
 import { GROUP_BY_KEYS } from '../../contract/enums.js';
-import type { DayRange } from '../../domain/dates.js';
 import { tidyDecimal } from '../../domain/numbers.js';
 import { UserInputError } from '../../errors.js';
 import { identityOfPoint } from '../../insights/chargeback-lines.js';
-import { costByIdentity, type CostSum } from '../../insights/digest-sums.js';
+import { costByIdentity, type CostSum } from '../../insights/digest-cost.js';
 import { costAnalytics, type CostPoint } from '../../upstream/endpoints/cost-analytics.js';
 import { NO_DIGESTS } from '../../upstream/history-port.js';
 import { listAll } from '../../upstream/listing/list-all.js';
@@ -70,19 +69,23 @@ async function costScope(ctx: ToolContext, args: CostArgs, split: CostGroupSplit
   return scope && { ...scope, by: scope.by ?? { kind: 'team' as const, depth: 1 } };
 }
 
-/** Groups from each part's per-identity sums of the store's digests; undefined when a part is not stored. */
+/**
+ * Groups from per-identity sums of the store's digests: over the whole range for whoever's teams are the same
+ * every day, per part for the others (a part's first day gives its teams). Undefined when a part is not stored.
+ */
 async function digestGroups(ctx: ToolContext, args: CostArgs, split: CostGroupSplit, listed: Listed<CostPoint>) {
   const scope = await costScope(ctx, args, split, listed);
   if (!scope) return undefined;
+  const directory = scope.view.directory;
+  const segments = scope.parts.map((days) => ({ days, bucket: 0 }));
+  const sums = await costByIdentity(ctx, segments, (id) => !directory.sameEveryDay(id));
+  if (!sums) return undefined;
   type Sum = { id: string | null } & CostSum;
-  const parts: Array<{ part: DayRange; rows: Sum[] }> = [];
-  for (const part of scope.parts) {
-    const sums = await costByIdentity(ctx, part);
-    if (!sums) return undefined;
-    const rows: Sum[] = [...sums.ids].map(([id, s]) => ({ id, ...s }));
-    if (sums.rest) rows.push({ id: null, ...sums.rest });
-    parts.push({ part, rows });
-  }
+  const parts = sums.map((s, i) => {
+    const rows: Sum[] = [...s.ids].map(([id, sum]) => ({ id, ...sum }));
+    if (s.rest) rows.push({ id: null, ...s.rest });
+    return { part: scope.parts[i]!, rows };
+  });
   const values = (r: Sum) => ({ billed_amount_usd: r.billed, credits_consumed: r.credits });
   return tidy(groupFigures(ctx, scope, parts, (r) => r.id, values));
 }

@@ -5,7 +5,7 @@ import { identityKey } from '../../upstream/listing/merge.js';
 import type { DayRange } from '../../domain/dates.js';
 import { NO_DIGESTS } from '../../upstream/history-port.js';
 import { formatDay, parseIsoDay } from '../../util/utc-date.js';
-import { groupFigures, orgScope } from '../shared/org-groups.js';
+import { groupFigures, orgScope, type OrgScope } from '../shared/org-groups.js';
 import type { ToolContext } from '../types.js';
 
 /** Distinct people per group per day asks one list of people a day: a quarter at most. */
@@ -28,7 +28,7 @@ export async function activeByGroup(
   if (dates.length > MAX_DAYS)
     throw new UserInputError(`Active people by team cover ${MAX_DAYS} days at most: ask for a shorter range.`);
   const by = scope.by ?? { kind: 'team' as const, depth: 1 };
-  const parts = (await storedParts(ctx, scope.parts, dates)) ?? (await listedParts(ctx, dates));
+  const parts = (await storedParts(ctx, scope, dates)) ?? (await listedParts(ctx, dates));
   return groupFigures(
     ctx,
     { ...scope, by },
@@ -55,29 +55,32 @@ async function listedParts(ctx: ToolContext, dates: readonly string[]): Promise<
 }
 
 /**
- * The same from the store's daily digests of the lists: per part of constant membership, one row per identity
- * with its active days. Null when the store lacks a day.
+ * The same from the store's daily digests of the lists: one row per identity with its active days, over the whole
+ * range for whoever's teams are the same every day, per part of constant membership for the others. Null when
+ * the store lacks a day.
  */
-async function storedParts(ctx: ToolContext, parts: readonly DayRange[], dates: readonly string[]) {
+async function storedParts(ctx: ToolContext, scope: OrgScope, dates: readonly string[]): Promise<Part[] | null> {
   if (ctx.digests === NO_DIGESTS) return null;
-  const range = { start: parts[0]!.start, end: parts.at(-1)!.end };
-  const digests = await ctx.digests.digests('dau', range, true);
+  const parts = scope.parts;
+  const digests = await ctx.digests.digests('dau', { start: parts[0]!.start, end: parts.at(-1)!.end }, true);
   if (!digests) return null;
   const asked = new Set(dates);
   const names = await ctx.digests.names(new Set(digests.flatMap((d) => d.ids)));
-  const keyOf = (n: number) => {
-    const name = names.get(n)!;
-    return name.startsWith('u:') ? `u:${name.slice(2).toLowerCase()}` : name;
-  };
-  const out: Part[] = parts.map((part) => ({ part, rows: [] }));
-  for (const [i, { part }] of out.entries()) {
-    const ids = new Map<number, Record<string, number>>();
-    for (const d of digests) {
-      const date = formatDay(d.days.start);
-      if (d.days.start < part.start || d.days.end > part.end || !asked.has(date)) continue;
-      for (const n of d.ids) (ids.get(n) ?? ids.set(n, {}).get(n)!)[date] = 1;
-    }
-    out[i]!.rows = [...ids].map(([n, days]) => ({ id: keyOf(n), days }));
+  const keys = new Map<number, { key: string; apart: boolean }>();
+  for (const [n, name] of names) {
+    const key = name.startsWith('u:') ? `u:${name.slice(2).toLowerCase()}` : name;
+    keys.set(n, { key, apart: !scope.view.directory.sameEveryDay(key) });
   }
-  return out;
+  const rows = parts.map(() => new Map<number, Record<string, number>>());
+  for (const d of digests) {
+    const date = formatDay(d.days.start);
+    if (!asked.has(date)) continue;
+    const part = parts.findIndex((p) => p.start <= d.days.start && d.days.start <= p.end);
+    for (const n of d.ids) {
+      const into = keys.get(n)?.apart ? rows[part]! : rows[0]!;
+      (into.get(n) ?? into.set(n, {}).get(n)!)[date] = 1;
+    }
+  }
+  if (digests.some((d) => d.ids.some((n) => !keys.has(n)))) return null;
+  return parts.map((part, i) => ({ part, rows: [...rows[i]!].map(([n, days]) => ({ id: keys.get(n)!.key, days })) }));
 }
