@@ -1,5 +1,6 @@
 import { context, propagation } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+// The propagator alone, not the package's index: that is a quarter of a megabyte of SDK code to load at start-up.
+import { W3CTraceContextPropagator } from '@opentelemetry/core/build/src/trace/W3CTraceContextPropagator.js';
 import { AsyncContextManager } from '../telemetry/async-context.js';
 import type { Telemetry, TelemetryWanted } from './telemetry-sdk.js';
 
