@@ -79,6 +79,40 @@ const MIGRATIONS: Array<(db: Db, engine: Engine) => Promise<void>> = [
       .columns(['identity', 'to_day'])
       .execute();
   },
+  // Issue 35's alerts outbox (see outbox/).
+  async (db) => {
+    await db.schema
+      .createTable('alerts_outbox')
+      .ifNotExists()
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('type', 'text', (c) => c.notNull())
+      .addColumn('dedup_key', 'text', (c) => c.notNull())
+      .addColumn('destination', 'text', (c) => c.notNull())
+      .addColumn('batch', 'text', (c) => c.notNull())
+      .addColumn('payload', 'text', (c) => c.notNull())
+      .addColumn('state', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull())
+      .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
+      .addColumn('last_error', 'text')
+      .addColumn('created_at', 'bigint', (c) => c.notNull())
+      .addColumn('delivered_at', 'bigint')
+      .addColumn('claimed_by', 'text')
+      .addColumn('claim_until', 'bigint')
+      .addUniqueConstraint('alerts_outbox_dedup', ['destination', 'dedup_key'])
+      .execute();
+    await db.schema
+      .createIndex('alerts_outbox_due')
+      .ifNotExists()
+      .on('alerts_outbox')
+      .columns(['state', 'next_attempt_at'])
+      .execute();
+    await db.schema
+      .createIndex('alerts_outbox_created')
+      .ifNotExists()
+      .on('alerts_outbox')
+      .columns(['created_at'])
+      .execute();
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -59,6 +59,32 @@ export interface HistoryTables {
     dated: number;
     recorded_at: string;
   };
+  /**
+   * Issue 35's outbox: one alert for one destination, written in the transaction that decides it and delivered
+   * from here (see outbox/). Times are epoch ms. `id` is the alert's `webhook-id`, the same on every retry.
+   */
+  alerts_outbox: {
+    id: string;
+    type: string;
+    /** `event:identity-or-scope:day-or-month`, unique per destination: an alert decided twice is queued once. */
+    dedup_key: string;
+    destination: string;
+    /** The decision (one sync's queueAlerts) it came from: Slack and email send one message per batch. */
+    batch: string;
+    /** The webhook body, `{type, timestamp, data}`, as JSON text. */
+    payload: string;
+    /** 'queued', 'delivered' or 'failed'. */
+    state: string;
+    attempts: number;
+    next_attempt_at: number;
+    /** The last failure: a status and the first 200 characters of the answer, or what went wrong. */
+    last_error: string | null;
+    created_at: ColumnType<number, number, never>;
+    delivered_at: number | null;
+    /** The delivering process's lease: no other claims the row before `claim_until`. */
+    claimed_by: string | null;
+    claim_until: number | null;
+  };
   /** One row per store: who syncs now (a syncer takes it over when the holder is gone). */
   history_lock: { name: string; holder: string; host: string; pid: number; beat_at: number };
 }

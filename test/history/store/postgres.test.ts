@@ -65,6 +65,7 @@ describe('the history store on PostgreSQL (simulator over HTTP, a schema per tes
         stored.where,
       );
       expect(tables.map((t) => t.table_name)).toEqual([
+        'alerts_outbox',
         'directory_memberships',
         'history_blocks',
         'history_lock',

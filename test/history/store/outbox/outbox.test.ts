@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AlertCandidate } from '../../../../src/domain/alerts.js';
+import type { AlertFilter } from '../../../../src/config/options-alerts.js';
+import type { HistoryStore } from '../../../../src/history/store/history-store.js';
+import { claimDue, releaseDeadClaims, settle } from '../../../../src/history/store/outbox/outbox-claim.js';
+import { queueAlerts } from '../../../../src/history/store/outbox/outbox-queue.js';
+import { outboxStatus, recentAlerts } from '../../../../src/history/store/outbox/outbox-read.js';
+import { testStore, type TestStore } from '../../../helpers/alert-stores.js';
+
+const T0 = Date.parse('2026-11-21T04:20:11Z');
+const anomaly = (who: string, excessUsd: string): AlertCandidate => ({
+  type: 'anomaly.detected',
+  dedupKey: `anomaly.detected:${who}:2026-11-20`,
+  data: { anomalies: [{ user_email: who.slice(2), excess_usd: excessUsd }] },
+  scope: { identities: [who], excessUsd },
+});
+const stale: AlertCandidate = {
+  type: 'data.stale',
+  dedupKey: 'data.stale:organization:2026-11-21',
+  data: { days_behind: 3 },
+  scope: {},
+};
+const ALL: AlertFilter = { name: 'all', events: ['*'] };
+const BIG: AlertFilter = { name: 'big', events: ['anomaly.detected'], minExcessUsd: '50' };
+const ANA: AlertFilter = { name: 'ana', events: ['*'], identities: ['u:ana@x.example'] };
+const TEAM: AlertFilter = { name: 'team', events: ['*'], teams: ['eng'] };
+const inTeams = (id: string, teams: readonly string[]) => id === 'u:bo@x.example' && teams.includes('eng');
+
+describe.each(['sqlite', 'postgres'] as const)('the alerts outbox on %s', (engine) => {
+  let where: TestStore;
+  let store: HistoryStore;
+  beforeAll(async () => {
+    where = testStore(engine);
+    store = await where.open();
+  });
+  afterAll(async () => {
+    await store?.close();
+    await where?.remove();
+  });
+
+  it('queues one row per alert and destination that wants it, once per dedup key', async () => {
+    const alerts = [anomaly('u:ana@x.example', '49.99'), anomaly('u:bo@x.example', '120.50'), stale];
+    const queued = await queueAlerts(store, alerts, [ALL, BIG, ANA, TEAM], { now: T0, inTeams, organization: 'acme' });
+    const pairs = queued.map((q) => `${q.destination} ${q.dedupKey}`).sort();
+    expect(pairs).toEqual(
+      [
+        'all anomaly.detected:u:ana@x.example:2026-11-20',
+        'all anomaly.detected:u:bo@x.example:2026-11-20',
+        'all data.stale:organization:2026-11-21',
+        'ana anomaly.detected:u:ana@x.example:2026-11-20',
+        'ana data.stale:organization:2026-11-21',
+        'big anomaly.detected:u:bo@x.example:2026-11-20',
+        'team anomaly.detected:u:bo@x.example:2026-11-20',
+        'team data.stale:organization:2026-11-21',
+      ].sort(),
+    );
+    expect(new Set(queued.map((q) => q.id)).size).toBe(queued.length);
+    expect(queued.every((q) => /^msg_[0-9a-f]{32}$/.test(q.id) && q.state === 'queued')).toBe(true);
+    expect(JSON.parse(queued.find((q) => q.destination === 'big')!.payload)).toEqual({
+      type: 'anomaly.detected',
+      timestamp: '2026-11-21T04:20:11.000Z',
+      data: { organization: 'acme', anomalies: [{ user_email: 'bo@x.example', excess_usd: '120.50' }] },
+    });
+    // The same decision again (a repeated sync, another replica): nothing new.
+    expect(await queueAlerts(store, alerts, [ALL, BIG, ANA, TEAM], { now: T0 + 1000, inTeams })).toEqual([]);
+    // Two deciders at once: one of them queues each row.
+    const next = [anomaly('u:cy@x.example', '70')];
+    const [a, b] = await Promise.all([queueAlerts(store, next, [ALL]), queueAlerts(store, next, [ALL])]);
+    expect(a.length + b.length).toBe(1);
+  });
+
+  it('claims due rows once, frees a dead holder, and records outcomes', async () => {
+    const now = Date.now();
+    const first = await claimDue(store, { holder: 'h1/1/a', now, leaseMs: 60_000, limit: 3 });
+    const second = await claimDue(store, { holder: 'h2/2/b', now, leaseMs: 60_000, limit: 100 });
+    expect(first).toHaveLength(3);
+    expect(second).toHaveLength(6);
+    expect(new Set([...first, ...second].map((r) => r.id)).size).toBe(9);
+    expect(await claimDue(store, { holder: 'h3/3/c', now, leaseMs: 60_000, limit: 100 })).toEqual([]);
+    // h1's process 1 is gone: its rows are free again at once on h1; h2's pid 2 runs.
+    expect(await releaseDeadClaims(store, 'h1', now, (pid) => pid !== 1)).toBe(3);
+    expect(await releaseDeadClaims(store, 'h2', now, (pid) => pid !== 1)).toBe(0);
+    const again = await claimDue(store, { holder: 'h1/9/d', now, leaseMs: 60_000, limit: 100 });
+    expect(again.map((r) => r.id).sort()).toEqual(first.map((r) => r.id).sort());
+    await settle(store, [again[0]!.id], { outcome: 'delivered' }, now + 5);
+    await settle(store, [again[1]!.id], { outcome: 'retry', at: now + 20_000, error: '500: down' }, now);
+    await settle(store, [again[2]!.id], { outcome: 'failed', error: '404: no such hook' }, now);
+    // A lease over: the rows are claimed again by whoever comes.
+    const late = await claimDue(store, { holder: 'h3/3/c', now: now + 61_000, leaseMs: 60_000, limit: 100 });
+    expect(late.map((r) => r.id).sort()).toEqual([...second.map((r) => r.id), again[1]!.id].sort());
+    // `alerts deliver`: whatever the backoff.
+    await settle(store, [again[1]!.id], { outcome: 'retry', at: now + 3_600_000, error: '503' }, now);
+    const forced = await claimDue(store, { holder: 'h4/4/e', now: now + 200_000, leaseMs: 1, limit: 100, all: true });
+    expect(forced.map((r) => r.id)).toContain(again[1]!.id);
+
+    const recent = await recentAlerts(store);
+    expect(recent).toHaveLength(9);
+    const byId = new Map(recent.map((r) => [r.id, r]));
+    expect(byId.get(again[0]!.id)).toMatchObject({ state: 'delivered', attempts: 1, deliveredAt: now + 5 });
+    expect(byId.get(again[1]!.id)).toMatchObject({ state: 'queued', attempts: 2, lastError: '503' });
+    expect(byId.get(again[2]!.id)).toMatchObject({ state: 'failed', attempts: 1, lastError: '404: no such hook' });
+    const status = await outboxStatus(store);
+    expect(status.map((s) => s.destination)).toEqual(['all', 'ana', 'big', 'team']);
+    expect(status.reduce((n, s) => n + s.queued + s.delivered + s.failed, 0)).toBe(9);
+    expect(status.reduce((n, s) => n + s.delivered, 0)).toBe(1);
+    expect(status.reduce((n, s) => n + s.failed, 0)).toBe(1);
+  });
+});
