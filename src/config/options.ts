@@ -3,6 +3,7 @@ import { oneOf, wholeNumber, type Option } from './cli-options.js';
 import { HTTP_OPTIONS } from './options-http.js';
 import { HISTORY_OPTIONS } from './options-history.js';
 import { DIRECTORY_OPTIONS } from './options-directory.js';
+import { ALERTS_OPTIONS } from './options-alerts.js';
 import { TOOL_OPTIONS } from './options-tools.js';
 import { DEFAULT_REFRESH_HOUR_UTC } from '../domain/published-days.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../contract/limits.js';
@@ -272,5 +273,6 @@ export const SERVER_OPTIONS = {
   },
   ...HISTORY_OPTIONS,
   ...DIRECTORY_OPTIONS,
+  ...ALERTS_OPTIONS,
   ...HTTP_OPTIONS,
 } as const satisfies Record<string, Option>;
