@@ -40,16 +40,22 @@ function protocolOf(env: NodeJS.ProcessEnv, signal: 'METRICS' | 'TRACES'): 'json
   );
 }
 
+// The bundle's chunk for a CommonJS package exports it as `default` only (as undici's: upstream/transport/http.ts).
+const exportsOf = async <T>(loading: Promise<T>): Promise<T> => {
+  const m = await loading;
+  return (m as { default?: T }).default ?? m;
+};
+
 async function metricExporter(url: string, env: NodeJS.ProcessEnv) {
   return protocolOf(env, 'METRICS') === 'json'
-    ? new (await import('@opentelemetry/exporter-metrics-otlp-http')).OTLPMetricExporter({ url })
-    : new (await import('@opentelemetry/exporter-metrics-otlp-proto')).OTLPMetricExporter({ url });
+    ? new (await exportsOf(import('@opentelemetry/exporter-metrics-otlp-http'))).OTLPMetricExporter({ url })
+    : new (await exportsOf(import('@opentelemetry/exporter-metrics-otlp-proto'))).OTLPMetricExporter({ url });
 }
 
 async function traceExporter(url: string, env: NodeJS.ProcessEnv) {
   return protocolOf(env, 'TRACES') === 'json'
-    ? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter({ url })
-    : new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter({ url });
+    ? new (await exportsOf(import('@opentelemetry/exporter-trace-otlp-http'))).OTLPTraceExporter({ url })
+    : new (await exportsOf(import('@opentelemetry/exporter-trace-otlp-proto'))).OTLPTraceExporter({ url });
 }
 
 /** The service's name (OTEL_SERVICE_NAME, else org-analytics-mcp) and version, with OTEL_RESOURCE_ATTRIBUTES. */

@@ -15,6 +15,7 @@ import { benchExport } from './export.bench.js';
 import { benchAnomalies } from './anomalies.bench.js';
 import { benchInactive } from './inactive.bench.js';
 import { benchTeams } from './teams.bench.js';
+import { benchTelemetry } from './telemetry.bench.js';
 
 type Print = (line: string) => void;
 
@@ -28,6 +29,8 @@ const benches: Array<[name: string, run: (print: Print) => Promise<void>, largeO
   ['simulator', benchSimulator, false],
   ['upstream paging', benchUpstream, false],
   ['HTTP throughput', benchHttpThroughput, false],
+  // Issue 36: cached calls with telemetry on (metrics and traces) against off.
+  ['telemetry', benchTelemetry, false],
   ['large organization', benchLargeOrg, true],
   ['composite answers', benchComposite, true],
   ['views', benchViews, false],
