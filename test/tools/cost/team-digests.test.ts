@@ -120,6 +120,10 @@ describe('cost by team from the digests', () => {
     const { rows, digests } = await both(credits, 'get_cost_analytics', args, 'billed');
     expect(digests.groups).toEqual(rows.groups);
     expect(digests.groups.rows.length).toBeGreaterThan(1);
+    // The filter alone groups by the top level.
+    const only = await both(usd, 'get_cost_analytics', { ...RANGE, teams: ['Engineering'] }, 'billed');
+    expect(only.digests.groups).toEqual(only.rows.groups);
+    expect(only.digests.totals).toEqual(only.rows.totals);
   });
 
   it('reads the rows where a digest lacks the credits (a store written before they were kept)', async () => {

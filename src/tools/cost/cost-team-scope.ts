@@ -1,0 +1,63 @@
+import { tidyDecimal } from '../../domain/numbers.js';
+import { UserInputError } from '../../errors.js';
+import { costByIdentity, type CostSum } from '../../insights/digest-cost.js';
+import type { PageArgs } from '../../upstream/client.js';
+import type { CostPoint } from '../../upstream/endpoints/cost-analytics.js';
+import type { Listed } from '../shared/listing.js';
+import { dayRangeOf, groupFigures, orgScope } from '../shared/org-groups.js';
+import type { ToolContext } from '../types.js';
+import { SHORT, type CostFilters } from './cost-query.js';
+
+export interface CostGroupSplit {
+  /** The directory's grouping asked for (team, team:N or a column), if any. */
+  org: string | undefined;
+  /** The upstream keys the caller asked for. */
+  upstream: string[];
+  /** What is asked of the upstream: those, and the user when the directory groups or filters. */
+  asked: string[];
+}
+
+export type CostArgs = { granularity: 'total' | 'day'; filters?: CostFilters; teams?: string[] | undefined } & PageArgs;
+export type Groups = ReturnType<typeof groupFigures>;
+
+/** The directory's scope of a cost question, its grouping known; undefined when it neither groups nor filters. */
+export async function costScope(ctx: ToolContext, args: CostArgs, split: CostGroupSplit, listed: Listed<CostPoint>) {
+  if (split.org !== undefined && !ctx.org && !/^team(:\d+)?$/.test(split.org))
+    throw new UserInputError(
+      `group_by "${split.org.slice(0, 60)}" is not known: use ${Object.keys(SHORT).join(', ')}; with a directory (--directory), also team, team:N or one of its columns`,
+    );
+  const scope = await orgScope(ctx, dayRangeOf(listed.start, listed.end), { group_by: split.org, teams: args.teams });
+  return scope && { ...scope, by: scope.by ?? { kind: 'team' as const, depth: 1 } };
+}
+
+/**
+ * Groups from per-identity sums of the store's digests: over the whole range for whoever's teams are the same
+ * every day, per part for the others (a part's first day gives its teams). Undefined when a part is not stored.
+ */
+export async function digestGroups(ctx: ToolContext, args: CostArgs, split: CostGroupSplit, listed: Listed<CostPoint>) {
+  const scope = await costScope(ctx, args, split, listed);
+  if (!scope) return undefined;
+  const directory = scope.view.directory;
+  const segments = scope.parts.map((days) => ({ days, bucket: 0 }));
+  const sums = await costByIdentity(ctx, segments, (id) => !directory.sameEveryDay(id));
+  if (!sums) return undefined;
+  type Sum = { id: string | null } & CostSum;
+  const parts = sums.map((s, i) => {
+    const rows: Sum[] = [...s.ids].map(([id, sum]) => ({ id, ...sum }));
+    if (s.rest) rows.push({ id: null, ...s.rest });
+    return { part: scope.parts[i]!, rows };
+  });
+  const values = (r: Sum) => ({ billed_amount_usd: r.billed, credits_consumed: r.credits });
+  return tidy(groupFigures(ctx, scope, parts, (r) => r.id, values));
+}
+
+/** Amounts as the upstream writes them ("1.50" → "1.50", "1.500000" → "1.50"): alike whichever path summed them. */
+export function tidy(groups: Groups): Groups {
+  const values = (v: Groups['total']['values']) =>
+    Object.fromEntries(Object.entries(v).map(([k, x]) => [k, typeof x === 'string' ? tidyDecimal(x) : x]));
+  return {
+    ...groups,
+    rows: groups.rows.map((r) => ({ ...r, values: values(r.values) })),
+    total: { ...groups.total, values: values(groups.total.values) },
+  };
+}
