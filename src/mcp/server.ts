@@ -12,6 +12,7 @@ import { redactorOf } from '../privacy/redact.js';
 import { registerPrompts } from './resources/prompts.js';
 import { registerChangelogResource } from './resources/changelog-resource.js';
 import { registerAnomaliesResource } from './resources/anomalies-resource.js';
+import { registerAlertsResource } from './resources/alerts-resource.js';
 import { answerSchema } from './answer-pending.js';
 import { advertisedInput, withCheckedArgs } from './input-validation.js';
 import { keepProtoArguments } from './proto-argument.js';
@@ -82,6 +83,8 @@ export function createServer(deps: ServerDeps, onlyTool?: string): McpServer {
       fail,
       log,
     });
+  if (history)
+    registerAlertsResource(server, { store: async () => (await history.open())?.source.store, redact, fail });
   registerPrompts(server, inventory.writable, redact, fail, (tool) =>
     inventory.registered.some((def) => def.name === tool),
   );
