@@ -25,6 +25,8 @@ export interface Series {
   activeUsers: Daily;
   /** Billed USD, at `scale` decimals; absent on the live path. */
   cost?: { scale: number; byIdentity: ReadonlyMap<string, Daily>; org: Daily; byResource: ReadonlyMap<string, Daily> };
+  /** Whether the per-identity series hold every identity (the listings'); the store's keep only possible spikes. */
+  complete: boolean;
   freshness: Freshness[];
 }
 
@@ -105,6 +107,7 @@ export async function readSeries(ctx: ReadContext, days: DayRange, cost: boolean
     credits: stored?.credits ?? credits,
     orgCredits: stored?.orgCredits ?? orgCredits,
     activeUsers: new Map(),
+    complete: !stored,
     freshness,
   };
   const active = await listAll(ctx, dauCount, { days }, left());

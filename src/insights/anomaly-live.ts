@@ -5,7 +5,8 @@ import { formatDay } from '../util/utc-date.js';
 import { dauCount } from '../upstream/endpoints/dau-count.js';
 import { listAll } from '../upstream/listing/list-all.js';
 import { readSeries, type ReadContext } from './anomaly-data.js';
-import { findAnomalies, type Anomaly } from './anomaly-find.js';
+import { judge, type Found } from './anomaly-judge.js';
+import type { GroupLens } from './anomaly-groups.js';
 import { BASELINE_DAYS } from './anomaly-rules.js';
 
 /** Days of a period judged live at most, without the store: each reads every identity's credits by day. */
@@ -16,7 +17,13 @@ const LIVE_DAYS = MAX_RANGE_DAYS;
  * the API's lookback. A longer period than LIVE_DAYS is refused before anything is sent: at the credit-usage
  * rate limit its reads take many minutes (hours at 10,000 people), and the sync answers it with cost too.
  */
-export async function anomaliesLive(ctx: ReadContext, period: DayRange, command: string, deadline?: number) {
+export async function anomaliesLive(
+  ctx: ReadContext,
+  period: DayRange,
+  command: string,
+  deadline?: number,
+  groups?: GroupLens,
+): Promise<Found> {
   const days = period.end - period.start + 1;
   if (days > LIVE_DAYS)
     throw new UserInputError(
@@ -34,9 +41,10 @@ export async function anomaliesLive(ctx: ReadContext, period: DayRange, command:
     : '';
   if (judged > period.end) {
     const counts = await listAll(ctx, dauCount, { days: period });
-    return { anomalies: [] as Anomaly[], freshness: [counts.freshness], left_out: leftOut, needs: lookback + needs };
+    return { anomalies: [], freshness: [counts.freshness], left_out: leftOut, needs: lookback + needs };
   }
-  const series = await readSeries(ctx, { start: judged - BASELINE_DAYS, end: period.end }, false, deadline);
-  const anomalies = findAnomalies(series, { start: judged, end: period.end });
-  return { anomalies, freshness: series.freshness, left_out: leftOut, needs: lookback + needs };
+  const window = { start: judged - BASELINE_DAYS, end: period.end };
+  const series = await readSeries(ctx, window, false, deadline);
+  const found = await judge(ctx, series, window, { start: judged, end: period.end }, groups);
+  return { ...found, left_out: leftOut, needs: lookback + needs };
 }

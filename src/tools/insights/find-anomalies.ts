@@ -8,12 +8,17 @@ import { READ_ONLY, defineTool } from '../define-tool.js';
 import { answerFreshness, completePeriod } from '../shared/complete-days.js';
 import { listInputs, rangeInputs } from '../shared/inputs.js';
 import { answerWithinMs } from '../../upstream/listing/list-all.js';
-import { KINDS, METHOD, type Anomaly } from '../../insights/anomaly-find.js';
+import { GROUP_KINDS, KINDS, METHOD } from '../../insights/anomaly-find.js';
+import { BASELINE_DAYS } from '../../insights/anomaly-rules.js';
+import { groupFigures, groupsOut, orgInputs, orgScope } from '../shared/org-groups.js';
+import { groupsText } from '../shared/org-groups-text.js';
+import { groupLens } from '../shared/group-lens.js';
 
 const amount = z.union([z.number(), z.string()]);
 
 export const anomalyOut = z.object({
-  kind: z.enum(KINDS),
+  kind: z.enum([...KINDS, ...GROUP_KINDS]),
+  group: z.string().optional(),
   user_email: z.string().optional(),
   service_account_name: z.string().optional(),
   /** 'organization', or the model or resource name. */
@@ -30,7 +35,7 @@ export const findAnomaliesTool = defineTool({
   title: 'Anomalies',
   description:
     "What is unusual over complete days: an identity's credits or cost far above its 28-day median, organization days off its weekday pattern, a model or resource that appears or jumps; ranked by excess. Needs the history store (`sync`); live: credits only, 90 days at most.",
-  input: z.strictObject({ ...rangeInputs, limit: listInputs.limit }),
+  input: z.strictObject({ ...rangeInputs, limit: listInputs.limit, ...orgInputs }),
   output: z.object({
     start_date: z.string(),
     end_date: z.string(),
@@ -43,12 +48,25 @@ export const findAnomaliesTool = defineTool({
     needs: z.string().optional(),
     method: z.string(),
     covers: z.string().optional(),
+    ...groupsOut,
     freshness: askedFreshnessSchema,
   }),
   annotations: READ_ONLY,
   async run(args, ctx) {
     const { period, covers } = completePeriod(ctx, args, 'last_30_days');
-    const found = await anomaliesOf(ctx, period, false, Date.now() + answerWithinMs(ctx.config));
+    // Teams of each day over the baselines too: a group's day is judged against its own 4 weeks before.
+    const scope = await orgScope(ctx, { start: period.start - BASELINE_DAYS, end: period.end }, args);
+    const lens = scope && groupLens(ctx, scope);
+    const found = await anomaliesOf(ctx, period, false, Date.now() + answerWithinMs(ctx.config), lens);
+    const groups =
+      scope &&
+      groupFigures(
+        ctx,
+        { ...scope, by: scope.by ?? { kind: 'team', depth: 1 } },
+        found.rows ?? [],
+        (r) => r.id,
+        (r) => r.values,
+      );
     const totals: Record<string, number> = {};
     for (const a of found.anomalies) totals[a.kind] = (totals[a.kind] ?? 0) + 1;
     const shown = found.anomalies.slice(0, args.limit);
@@ -63,6 +81,7 @@ export const findAnomaliesTool = defineTool({
       ...(found.needs ? { needs: found.needs } : {}),
       method: METHOD,
       ...(covers ? { covers } : {}),
+      ...(groups ? { groups } : {}),
       freshness: answerFreshness(ctx, combineFreshness(found.freshness), args, formatDay(period.end)),
     };
   },
@@ -77,16 +96,30 @@ export const findAnomaliesTool = defineTool({
     }
     if (out.needs) lines.push(out.needs);
     if (out.covers) lines.push(out.covers);
+    if (out.groups)
+      lines.push(
+        groupsText(out.groups, (v) =>
+          [`credits ${v.credits ?? 0}`, v.billed_usd === undefined ? '' : `billed $${v.billed_usd}`]
+            .filter(Boolean)
+            .join(', '),
+        ),
+      );
     lines.push(`Method: ${out.method}`, freshnessLine(out.freshness));
     return lines.join('\n');
   },
 });
 
 /** Anomalies as a text table: who or what, the day, the value against its baseline. */
-export function anomalyTable(anomalies: readonly Anomaly[]): string {
+export function anomalyTable(anomalies: ReadonlyArray<z.output<typeof anomalyOut>>): string {
   const domain = commonDomain(anomalies.flatMap((a) => (a.user_email ? [a.user_email] : [])));
-  const who = (a: Anomaly) =>
-    a.user_email ? shortId(a.user_email, domain) : a.service_account_name ? `${a.service_account_name} (sa)` : a.scope;
+  const who = (a: z.output<typeof anomalyOut>) =>
+    a.group !== undefined
+      ? a.group
+      : a.user_email
+        ? shortId(a.user_email, domain)
+        : a.service_account_name
+          ? `${a.service_account_name} (sa)`
+          : a.scope;
   return table(
     ['kind', `who${domain ? ` (${domain})` : ''}`, 'date', 'value', 'baseline', 'ratio'],
     anomalies.map((a) => [a.kind, who(a) ?? '', a.date, a.value, a.baseline, a.ratio ?? 'new']),

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NEW_MODEL, SPIKE } from '../../../src/simulator/data/catalog.js';
-import type { Simulator } from '../../../src/simulator/index.js';
 import { formatDay } from '../../../src/util/utc-date.js';
 import { storedHarness, type StoredHarness } from '../../helpers/history.js';
 import { harness, type Harness } from '../../helpers/mcp.js';
+import { upstream } from '../../helpers/org/sim-rows.js';
 
 // 40 stored days: of the last 30 complete days (through 2026-11-20), those from 2026-11-09 have their 28-day baselines.
 const STORE = { historyDays: 40, historyMonths: 0 };
@@ -12,26 +12,6 @@ let live: Harness;
 let stored: StoredHarness;
 let spikeDay: number;
 let newModelDay: number;
-
-/** Every page of a simulator listing, as the upstream answers it. */
-async function upstream(sim: Simulator, path: string, init: { query?: Record<string, string>; body?: object }) {
-  const rows: any[] = [];
-  let cursor = '';
-  do {
-    const url = new URL(`/analytics/v0/${path}`, sim.url);
-    for (const [k, v] of Object.entries({ ...init.query, ...(cursor && init.query ? { cursor } : {}) }))
-      url.searchParams.set(k, v);
-    const res = await fetch(url, {
-      method: init.body ? 'POST' : 'GET',
-      headers: { authorization: `Bearer ${sim.token}`, 'content-type': 'application/json' },
-      ...(init.body ? { body: JSON.stringify({ ...init.body, ...(cursor ? { cursor } : {}) }) } : {}),
-    });
-    const page: any = await res.json();
-    rows.push(...(page.records ?? page.data_points));
-    cursor = page.pagination.has_more ? page.pagination.next_cursor : '';
-  } while (cursor);
-  return rows;
-}
 
 /** value, baseline and ratio of a day against the median of its 28 days before (missing days 0), floored. */
 function expected(byDay: Map<string, number>, day: number, floor: number) {

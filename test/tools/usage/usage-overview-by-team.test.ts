@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
 import { harness, type Harness } from '../../helpers/mcp.js';
 import { NOW } from '../../helpers/sim.js';
-import { decimal, sumGroups, writeOrgFile } from '../../helpers/org-files.js';
+import { decimal, sumGroups, writeOrgFile } from '../../helpers/org/org-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'overview-by-team-'));
 const RANGE = { start_date: '2026-10-01', end_date: '2026-10-31' };

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Simulator } from '../../src/simulator/index.js';
+import type { Simulator } from '../../../src/simulator/index.js';
 
 /**
  * A small directory of the simulator's people, for the tests of answers by team: most people in
