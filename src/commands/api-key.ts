@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { ApiKeysFileError, newApiKey, readKeysFile, writeKeysFile, type Role } from '../auth/api-keys.js';
-import { openCommand, programCommand, usageError, type OneShot } from './command-opening.js';
+import { openCommand, optionsCommand, programCommand, usageError } from './command-opening.js';
 
 const NAME = 'api-key';
 const COMMAND = programCommand(NAME);
@@ -24,31 +23,12 @@ function fail(message: string): never {
   throw usageError(NAME, message);
 }
 
-/** Its options and the action's words; parseArgs' refusals are usage errors. */
-function readArgs(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: {
-        role: { type: 'string' },
-        tenant: { type: 'string' },
-        file: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  } catch (error) {
-    return fail((error as Error).message);
-  }
-}
-
-const API_KEY = {
-  name: NAME,
-  help: API_KEY_HELP,
-  args: (argv: string[]) => ({ args: readArgs(argv), rest: [] }),
-  helpRead: ({ values }) => values.help === true,
-} satisfies OneShot<ReturnType<typeof readArgs>>;
+/** Its options and the action's words. */
+const API_KEY = optionsCommand(NAME, API_KEY_HELP, {
+  role: { type: 'string' },
+  tenant: { type: 'string' },
+  file: { type: 'string' },
+});
 
 /** `org-analytics-mcp api-key …`: exit code 0, 1 when list finds no file, or UsageError (exit 2) for what cannot be done. */
 export function runApiKeyCommand(argv: string[], print: (line: string) => void, warn: (line: string) => void): number {

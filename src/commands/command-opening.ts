@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { EXIT_FAILURE, UsageError, helpPointer, stopSignal } from '../config/cli-options.js';
 import { loadConfig, type Config } from '../config/config.js';
 import { secretScrubber } from '../logger.js';
@@ -52,6 +53,31 @@ export const usageError = (name: string, message: string) =>
   new UsageError(`${message}\n${helpPointer(programCommand(name))}`);
 
 export const helpAsked = (argv: string[]) => argv.includes('--help') || argv.includes('-h');
+
+/**
+ * A command that takes only its own options (and words), read by node:util's parseArgs, strictly, with --help/-h
+ * among them: parseArgs' refusals are usage errors (exit 2), and a line it cannot read is one even with --help.
+ */
+export function optionsCommand<const O extends NonNullable<ParseArgsConfig['options']>>(
+  name: string,
+  help: string,
+  options: O,
+) {
+  const all: O & { help: { type: 'boolean'; short: 'h' } } = { ...options, help: { type: 'boolean', short: 'h' } };
+  const read = (argv: string[]) => {
+    try {
+      return parseArgs({ args: argv, strict: true, allowPositionals: true, options: all });
+    } catch (error) {
+      throw usageError(name, (error as Error).message);
+    }
+  };
+  return {
+    name,
+    help,
+    args: (argv: string[]) => ({ args: read(argv), rest: [] }),
+    helpRead: (args: ReturnType<typeof read>) => (args.values as { help?: boolean }).help === true,
+  } satisfies OneShot<ReturnType<typeof read>>;
+}
 
 /** The first half, every command's: --help (printed: undefined), else its own arguments and the rest. */
 export function openCommand<Args>(

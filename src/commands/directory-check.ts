@@ -1,9 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { diffDirectories } from '../directory/directory-diff.js';
 import { DirectoryFileError, parseDirectoryFile } from '../directory/directory-file.js';
 import type { DirectoryRow } from '../directory/directory-row.js';
-import { openCommand, programCommand, usageError, type OneShot } from './command-opening.js';
+import { openCommand, optionsCommand, programCommand, usageError } from './command-opening.js';
 
 const NAME = 'directory check';
 const COMMAND = programCommand(NAME);
@@ -19,25 +18,10 @@ Exit 0 when the file is valid, 1 when it would be refused (each problem by line 
   --json             print the result as JSON
 `;
 
-function readArgs(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: true,
-      options: { directory: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    });
-  } catch (error) {
-    throw usageError(NAME, (error as Error).message);
-  }
-}
-
-const CHECK = {
-  name: NAME,
-  help: DIRECTORY_CHECK_HELP,
-  args: (argv: string[]) => ({ args: readArgs(argv), rest: [] }),
-  helpRead: ({ values }) => values.help === true,
-} satisfies OneShot<ReturnType<typeof readArgs>>;
+const CHECK = optionsCommand(NAME, DIRECTORY_CHECK_HELP, {
+  directory: { type: 'string' },
+  json: { type: 'boolean' },
+});
 
 function rowsOf(file: string): DirectoryRow[] {
   if (!existsSync(file)) throw usageError(NAME, `${file}: no such file`);
