@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { DirectoryFileError, parseDirectoryFile } from '../../src/directory/directory-file.js';
-
-const CSV = `user_email,service_account_name,team,cost_center,manager,location,primary,valid_from,valid_to,title
-Ann@Corp.example,,Sales/EMEA,CC-1,bo@corp.example,Berlin,,,2026-10-14,AE
-ann@corp.example,,Engineering/Platform/Infra,CC-2,,Berlin,,2026-10-15,,SRE
-cy@corp.example,,Engineering/Platform,CC-2,,London,true,,,
-cy@corp.example,,On-call,CC-9,,London,false,,,
-,ci-bot,Engineering/Platform/Infra,CC-2,,,,,,
-di@corp.example,,,CC-3,,Remote,,,,
-`;
+import { ORG_CSV } from './org-csv.js';
 
 describe('the directory file', () => {
   it('reads identities case-insensitively for emails, paths as levels, and other columns as attributes', () => {
-    const rows = parseDirectoryFile('org.csv', CSV);
+    const rows = parseDirectoryFile('org.csv', ORG_CSV);
     expect(rows[0]).toEqual({
       identity: 'u:ann@corp.example',
       team: ['Sales', 'EMEA'],

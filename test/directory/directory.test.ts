@@ -9,20 +9,13 @@ import { DirectoryState } from '../../src/directory/directory-state.js';
 import { parseGroupBy } from '../../src/directory/group-by.js';
 import { foldSmallGroups } from '../../src/directory/small-groups.js';
 import { teamSummary } from '../../src/directory/team-summary.js';
+import { ORG_CSV } from './org-csv.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'directory-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const CSV = `user_email,service_account_name,team,cost_center,manager,location,primary,valid_from,valid_to,title
-Ann@Corp.example,,Sales/EMEA,CC-1,bo@corp.example,Berlin,,,2026-10-14,AE
-ann@corp.example,,Engineering/Platform/Infra,CC-2,,Berlin,,2026-10-15,,SRE
-cy@corp.example,,Engineering/Platform,CC-2,,London,true,,,
-cy@corp.example,,On-call,CC-9,,London,false,,,
-,ci-bot,Engineering/Platform/Infra,CC-2,,,,,,
-di@corp.example,,,CC-3,,Remote,,,,
-`;
 const source = { kind: 'file' as const, name: 'org.csv', loadedAt: '2026-11-01T00:00:00Z' };
-const model = () => new Directory(parseDirectoryFile('org.csv', CSV), source);
+const model = () => new Directory(parseDirectoryFile('org.csv', ORG_CSV), source);
 
 describe('the directory model', () => {
   it('puts a mover in the old team before the move and the new one from that day', () => {
