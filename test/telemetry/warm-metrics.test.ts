@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runWarmCommand } from '../../src/commands/warm.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { startOtlpCollector, type OtlpCollector } from './otlp-collector.js';
+import { dashboardFamilies } from './dashboard-families.js';
 
 let sim: Simulator;
 let collector: OtlpCollector;
@@ -49,5 +50,9 @@ describe('a one-shot warm (the sync, with a store) with OTEL_EXPORTER_OTLP_ENDPO
     expect(last.get('org_analytics.store.blocks')).toBeGreaterThan(0);
     expect(last.get('org_analytics.store.lag')).toBe(0);
     expect(collector.resources()[0]!['service.name']).toBe('org-analytics-mcp');
+    // The dashboard's store panels read these, by their Prometheus names.
+    const store = dashboardFamilies().filter((name) => name.startsWith('org_analytics_store_'));
+    expect(store.length).toBeGreaterThan(0);
+    for (const name of store) expect([...last.keys()].map((m) => m.replaceAll('.', '_'))).toContain(name);
   });
 });
