@@ -1,23 +1,18 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startSimulator } from '../../../src/simulator/index.js';
 import { harness, truth, type Harness, type HarnessOptions } from '../../helpers/mcp.js';
 import { requestsTo } from '../../helpers/client.js';
 import { NOW } from '../../helpers/sim.js';
+import { teamHarness } from '../../helpers/team-harness.js';
 
 const SET = 'set-user-budget-overrides';
-const dir = mkdtempSync(join(tmpdir(), 'team-budgets-'));
-const file = join(dir, 'org.csv');
-let sim: Simulator;
+let file: string;
 let h: Harness | undefined;
 let users: string[];
 let account: string;
 
-beforeAll(async () => {
-  sim = await startSimulator({ users: 120, now: NOW, rateLimit: false, token: 'rw', readToken: 'ro' });
-  const current = sim.state.org.identities.filter((i) => i.leaveDay === Infinity);
+const org = teamHarness('team-budgets', { users: 120, readToken: 'ro' }, async (t) => {
+  const current = t.sim.state.org.identities.filter((i) => i.leaveDay === Infinity);
   users = current.filter((i) => i.kind === 'user').map((i) => i.id);
   account = current.find((i) => i.kind !== 'user')!.id;
   // Sales/EMEA: three people and a service account; Sales/US: two; Engineering: two; the rest in no team.
@@ -27,22 +22,17 @@ beforeAll(async () => {
     ...users.slice(3, 5).map((u) => `${u},,Sales/US,CC-2`),
     ...users.slice(5, 7).map((u) => `${u},,Engineering,CC-3`),
   ];
-  writeFileSync(file, ['user_email,service_account_name,team,cost_center', ...rows].join('\n') + '\n');
-}, 60_000);
+  file = t.file('org.csv', ['user_email,service_account_name,team,cost_center', ...rows].join('\n') + '\n');
+});
 afterEach(async () => {
   await h?.close();
   h = undefined;
 });
-afterAll(async () => {
-  await sim?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
 
-const start = async (options: HarnessOptions = {}) =>
-  (h = await harness({ simulator: sim, ...options, config: { directory: file, ...options.config } }));
+const start = async (options: HarnessOptions = {}) => (h = await org.harness(file, options));
 const limits = async () =>
   new Map<string, string>(
-    (await truth(sim, 'get-user-budget-overrides', {}, {})).overrides.map((o: any) => [
+    (await truth(org.sim, 'get-user-budget-overrides', {}, {})).overrides.map((o: any) => [
       o.user_email ?? o.service_account_name,
       o.config.limit,
     ]),
@@ -51,14 +41,14 @@ const limits = async () =>
 describe('set_budget_overrides for a team', () => {
   it('previews every member of the team and the teams below it, writing nothing', async () => {
     const hh = await start();
-    sim.clearRequests();
+    org.sim.clearRequests();
     const r = await hh.call('set_budget_overrides', { team: 'sales', limit: '4242', dry_run: true });
     expect(r.isError).toBe(false);
     expect(r.structured.team).toMatchObject({ name: 'sales', members: 6 });
     expect(r.structured.entries.map((e: any) => e.user).sort()).toEqual([...users.slice(0, 5), account].sort());
     expect(r.structured.entries.every((e: any) => e.after === '4242')).toBe(true);
     expect(r.text).toMatch(/^Team sales: 6 members as of \d{4}-\d{2}-\d{2}\.\nDry run, nothing written \(6 entries\)/);
-    expect(requestsTo(sim, SET)).toEqual([]);
+    expect(requestsTo(org.sim, SET)).toEqual([]);
     expect(hh.auditLines).toEqual([]);
   });
 
@@ -86,11 +76,11 @@ describe('set_budget_overrides for a team', () => {
           return { action: 'decline' };
         }),
     });
-    sim.clearRequests();
+    org.sim.clearRequests();
     const r = await hh.call('set_budget_overrides', { team: 'Engineering', limit: '777' });
     expect(asked).toHaveLength(1);
     expect(r.structured.confirmation).toBe('declined');
-    expect(requestsTo(sim, SET)).toEqual([]);
+    expect(requestsTo(org.sim, SET)).toEqual([]);
   });
 
   it('refuses an empty team, team with overrides, a team without a limit, and teams without a directory', async () => {
@@ -109,7 +99,7 @@ describe('set_budget_overrides for a team', () => {
     expect(noLimit.isError).toBe(true);
     expect(noLimit.text).toContain('needs a limit');
     await hh.close();
-    h = await harness({ simulator: sim });
+    h = await org.harness(undefined);
     const none = await h.call('set_budget_overrides', { team: 'Sales', limit: '1', dry_run: true });
     expect(none.isError).toBe(true);
     expect(none.text).toContain('--directory FILE');
@@ -151,12 +141,11 @@ describe('get_budget_status by team', () => {
 describe('a team over the API limit of one request', () => {
   it('is written in requests of at most 5000 entries', async () => {
     const big = await startSimulator({ users: 6000, now: NOW, rateLimit: false, token: 'rw' });
-    const bigFile = join(dir, 'big.csv');
     const people = big.state.org.identities
       .filter((i) => i.kind === 'user' && i.leaveDay === Infinity)
       .slice(0, 5001)
       .map((i) => `${i.id},,Everyone/All`);
-    writeFileSync(bigFile, ['user_email,service_account_name,team', ...people].join('\n') + '\n');
+    const bigFile = org.file('big.csv', ['user_email,service_account_name,team', ...people].join('\n') + '\n');
     const hh = await harness({ simulator: big, config: { directory: bigFile, confirmWrites: 'never' } });
     try {
       big.clearRequests();

@@ -1,33 +1,17 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sumDecimals } from '../../../src/domain/numbers.js';
-import { orgChartCsv } from '../../../src/simulator/data/org-chart-csv.js';
-import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
-import { harness, type Harness } from '../../helpers/mcp.js';
-import { NOW } from '../../helpers/sim.js';
+import type { Harness } from '../../helpers/mcp.js';
+import { teamHarness } from '../../helpers/team-harness.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'cost-team-'));
-let sim: Simulator;
 let h: Harness;
 let pseudo: Harness;
 const RANGE = { start_date: '2026-10-01', end_date: '2026-10-31' };
 
-beforeAll(async () => {
-  sim = await startSimulator({ users: 300, now: NOW, rateLimit: false, token: 'rw' });
-  const chart = sim.state.orgChart();
-  const file = join(dir, 'org.csv');
+teamHarness('cost-team', {}, async (t) => {
   // Each person in their primary team only, so that no one counts in two groups.
-  writeFileSync(file, orgChartCsv({ ...chart, rows: chart.rows.filter((r) => r.primary !== false) }));
-  h = await harness({ simulator: sim, config: { directory: file } });
-  pseudo = await harness({ simulator: sim, config: { directory: file, pii: 'pseudonymous', minGroupSize: 8 } });
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-  await pseudo?.close();
-  await sim?.close();
-  rmSync(dir, { recursive: true, force: true });
+  const file = t.chartFile('org.csv', { primaryOnly: true });
+  h = await t.harness(file);
+  pseudo = await t.harness(file, { config: { pii: 'pseudonymous', minGroupSize: 8 } });
 });
 
 describe('cost by team', () => {

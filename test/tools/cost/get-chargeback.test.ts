@@ -1,16 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { compareDecimals, sumDecimals } from '../../../src/domain/numbers.js';
-import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
-import { harness, type Harness, type ToolAnswer } from '../../helpers/mcp.js';
-import { NOW } from '../../helpers/sim.js';
+import type { Harness, ToolAnswer } from '../../helpers/mcp.js';
+import { teamHarness, type TeamHarness } from '../../helpers/team-harness.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'chargeback-'));
 const OCTOBER = { start_date: '2026-10-01', end_date: '2026-10-31' };
-const sims: Simulator[] = [];
-const harnesses: Harness[] = [];
 
 type Line = { group: string; month: string; billed_amount_usd: string; credits?: string; members: number };
 type Row = { user?: string; user_type?: string; start_date: string; cost: { billed_amount_usd: string } };
@@ -18,16 +11,10 @@ const billed = (rows: Array<{ billed_amount_usd: string }>) => sumDecimals(rows.
 /** Equal as amounts: "1.50" and "1.5" are the same figure. */
 const same = (a: string, b: string) => expect(compareDecimals(a, b), `${a} against ${b}`).toBe(0);
 
-/** A simulator on a billing plan, and a server over it with the simulator's own org chart as the directory file. */
-async function chartServer(plan: 'usd' | 'credits', config: Record<string, unknown> = {}) {
-  const sim = await startSimulator({ users: 300, now: NOW, rateLimit: false, token: 'rw', plan });
-  sims.push(sim);
-  const csv = await (await fetch(`${sim.url}/__sim/directory`, { headers: { authorization: 'Bearer rw' } })).text();
-  const file = join(dir, `org-${plan}.csv`);
-  writeFileSync(file, csv);
-  const h = await harness({ simulator: sim, config: { directory: file, ...config } });
-  harnesses.push(h);
-  return h;
+/** A server over a simulator on a billing plan, with the simulator's own org chart as the directory file. */
+async function chartServer(t: TeamHarness, plan: 'usd' | 'credits') {
+  const csv = await (await fetch(`${t.sim.url}/__sim/directory`, { headers: { authorization: 'Bearer rw' } })).text();
+  return t.harness(t.file(`org-${plan}.csv`, csv));
 }
 
 /** Cost of no person, as get_cost_analytics shows it by user: bots and deleted or unresolved accounts. */
@@ -42,14 +29,11 @@ async function noPersonCost(h: Harness): Promise<string> {
 
 let usdPlan: Harness;
 let creditsPlan: Harness;
-beforeAll(async () => {
-  usdPlan = await chartServer('usd');
-  creditsPlan = await chartServer('credits');
-}, 60_000);
-afterAll(async () => {
-  for (const h of harnesses) await h.close();
-  for (const s of sims) await s.close();
-  rmSync(dir, { recursive: true, force: true });
+const usd = teamHarness('chargeback-usd', { plan: 'usd' }, async (t) => {
+  usdPlan = await chartServer(t, 'usd');
+});
+teamHarness('chargeback-credits', { plan: 'credits' }, async (t) => {
+  creditsPlan = await chartServer(t, 'credits');
 });
 
 async function reconciles(h: Harness): Promise<ToolAnswer> {
@@ -112,11 +96,7 @@ describe('get_chargeback', () => {
   });
 
   it('folds groups under the minimum size in pseudonymous answers and still reconciles', async () => {
-    const h = await harness({
-      simulator: sims[0]!,
-      config: { directory: join(dir, 'org-usd.csv'), pii: 'pseudonymous', minGroupSize: 8 },
-    });
-    harnesses.push(h);
+    const h = await usd.harness(`${usd.dir}/org-usd.csv`, { config: { pii: 'pseudonymous', minGroupSize: 8 } });
     const answer = await h.call('get_chargeback', { start_month: '2026-10', by: 'team' });
     expect(answer.isError, answer.text).toBe(false);
     const out = answer.structured;
@@ -129,14 +109,12 @@ describe('get_chargeback', () => {
   it('splits a mover mid-month by day, and puts people missing from the directory in (unassigned)', async () => {
     const byUser = await usdPlan.call('get_cost_analytics', { ...OCTOBER, group_by: ['user'], limit: 5 });
     const [mover, stayer] = (byUser.structured.rows as Row[]).map((r) => r.user!).filter((u) => u.includes('@'));
-    const file = join(dir, 'moves.csv');
-    writeFileSync(
-      file,
+    const file = usd.file(
+      'moves.csv',
       'user_email,team,valid_from,valid_to\n' +
         `${mover},Sales,,2026-10-14\n${mover},Eng/Platform,2026-10-15,\n${stayer},Eng/Platform,,\n`,
     );
-    const h = await harness({ simulator: sims[0]!, config: { directory: file } });
-    harnesses.push(h);
+    const h = await usd.harness(file);
     const answer = await h.call('get_chargeback', { start_month: '2026-10', by: 'team' });
     expect(answer.isError, answer.text).toBe(false);
     const line = (g: string) => (answer.structured.lines as Line[]).find((l) => l.group === g)!;
@@ -167,8 +145,7 @@ describe('get_chargeback', () => {
   });
 
   it('is refused without a directory, saying how to give one', async () => {
-    const h = await harness({ simulator: sims[0]! });
-    harnesses.push(h);
+    const h = await usd.harness(undefined);
     const answer = await h.call('get_chargeback', {});
     expect(answer.isError).toBe(true);
     expect(answer.text).toContain('--directory FILE');

@@ -1,36 +1,20 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
-import { orgChartCsv } from '../../../src/simulator/data/org-chart-csv.js';
-import { harness, type Harness } from '../../helpers/mcp.js';
-import { NOW } from '../../helpers/sim.js';
+import { describe, expect, it } from 'vitest';
+import type { Harness } from '../../helpers/mcp.js';
+import { teamHarness } from '../../helpers/team-harness.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'by-team-'));
-let sim: Simulator;
 let h: Harness;
 let single: Harness;
 let file: string;
+let primary: string;
 const RANGE = { start_date: '2026-10-01', end_date: '2026-10-31' };
 
-beforeAll(async () => {
-  sim = await startSimulator({ users: 300, now: NOW, rateLimit: false, token: 'rw' });
-  file = join(dir, 'org.csv');
+const org = teamHarness('by-team', {}, async (t) => {
   // The simulator's own chart: some people in two teams, some in none, some moved in the last 60 days.
-  writeFileSync(file, orgChartCsv(sim.state.orgChart()));
-  h = await harness({ simulator: sim, config: { directory: file } });
+  file = t.chartFile('org.csv');
+  h = await t.harness(file);
   // The same chart with each person in their primary team only.
-  const chart = sim.state.orgChart();
-  const primary = join(dir, 'primary.csv');
-  writeFileSync(primary, orgChartCsv({ ...chart, rows: chart.rows.filter((r) => r.primary !== false) }));
-  single = await harness({ simulator: sim, config: { directory: primary } });
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-  await single?.close();
-  await sim?.close();
-  rmSync(dir, { recursive: true, force: true });
+  primary = t.chartFile('primary.csv', { primaryOnly: true });
+  single = await t.harness(primary);
 });
 
 const sumOf = (rows: Array<{ values: Record<string, number | string> }>, key: string) =>
@@ -46,7 +30,7 @@ describe('user activity by team', () => {
     expect(a.isError).toBe(false);
     const g = a.structured.groups;
     expect(g.overlapping).toBe(false);
-    expect(g.directory).toMatchObject({ basis: 'today', source: `file: ${join(dir, 'primary.csv')}` });
+    expect(g.directory).toMatchObject({ basis: 'today', source: `file: ${primary}` });
     expect(sumOf(g.rows, 'total_messages')).toBe(Number(g.total.values.total_messages));
     expect(sumOf(g.rows, 'active_days')).toBe(Number(g.total.values.active_days));
     // The groups cover everyone the per-person answer counts, including people the directory does not know.
@@ -78,7 +62,7 @@ describe('user activity by team', () => {
     const bad = await h.call('get_user_activity', { ...RANGE, group_by: 'division' });
     expect(bad.isError).toBe(true);
     expect(bad.text).toContain('cost_center');
-    const plain = await harness({ simulator: sim });
+    const plain = await org.harness(undefined);
     try {
       const none = await plain.call('get_user_activity', { ...RANGE, group_by: 'team' });
       expect(none.isError).toBe(true);
@@ -96,7 +80,7 @@ describe('user activity by team', () => {
     expect(s.teams.every((x: { level: number }) => x.level === 1)).toBe(true);
     expect(s.columns).toEqual(['cost_center', 'location', 'manager']);
     const people = new Set(
-      sim.state.orgChart().rows.map((r) => (r.user_email ?? `sa:${r.service_account_name}`).toLowerCase()),
+      org.sim.state.orgChart().rows.map((r) => (r.user_email ?? `sa:${r.service_account_name}`).toLowerCase()),
     );
     expect(s.identities).toBe(people.size);
     const eng = await h.call('get_teams', { team: 'Engineering', max_level: 1 });
