@@ -44,6 +44,10 @@ async function main(argv: string[]): Promise<number> {
     const { runSyncCommand } = await import('./commands/sync.js');
     return runSyncCommand(rest, process.env);
   }
+  if (command === 'alerts') {
+    const { runAlertsCommand } = await import('./commands/alerts.js');
+    return runAlertsCommand(rest, process.env);
+  }
   if (command === 'export') {
     const { runExportCommand } = await import('./commands/export.js');
     return runExportCommand(rest, process.env);

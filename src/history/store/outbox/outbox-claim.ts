@@ -13,6 +13,8 @@ export interface ClaimOptions {
   all?: boolean;
   /** Only these destinations' rows (those this process can deliver to). */
   destinations?: readonly string[];
+  /** Only these rows (at most a few hundred). */
+  ids?: readonly string[];
 }
 
 /**
@@ -22,7 +24,7 @@ export interface ClaimOptions {
  */
 export async function claimDue(store: HistoryStore, opts: ClaimOptions): Promise<OutboxAlert[]> {
   const { holder, now, leaseMs, limit } = opts;
-  if (opts.destinations?.length === 0) return [];
+  if (opts.destinations?.length === 0 || opts.ids?.length === 0) return [];
   return store.db.transaction().execute(async (tx) => {
     const due = tx
       .selectFrom('alerts_outbox')
@@ -30,6 +32,7 @@ export async function claimDue(store: HistoryStore, opts: ClaimOptions): Promise
       .where('state', '=', 'queued')
       .$if(!opts.all, (q) => q.where('next_attempt_at', '<=', now))
       .$if(opts.destinations !== undefined, (q) => q.where('destination', 'in', opts.destinations!))
+      .$if(opts.ids !== undefined, (q) => q.where('id', 'in', opts.ids!))
       .where((eb) => eb.or([eb('claim_until', 'is', null), eb('claim_until', '<=', now)]))
       .orderBy('next_attempt_at')
       .orderBy('created_at')
@@ -99,4 +102,17 @@ export async function settle(store: HistoryStore, ids: readonly string[], how: S
     .where('id', 'in', [...ids])
     .where('state', '=', 'queued')
     .execute();
+}
+
+/** The ids of every queued row of these destinations, oldest first (what `alerts deliver` tries). */
+export async function queuedIds(store: HistoryStore, destinations: readonly string[]): Promise<string[]> {
+  if (destinations.length === 0) return [];
+  const rows = await store.db
+    .selectFrom('alerts_outbox')
+    .select('id')
+    .where('state', '=', 'queued')
+    .where('destination', 'in', destinations)
+    .orderBy('created_at')
+    .execute();
+  return rows.map((r) => r.id);
 }
