@@ -1,7 +1,7 @@
 import { context, propagation } from '@opentelemetry/api';
 // The propagator alone, not the package's index: that is a quarter of a megabyte of SDK code to load at start-up.
 import { W3CTraceContextPropagator } from '@opentelemetry/core/build/src/trace/W3CTraceContextPropagator.js';
-import { AsyncContextManager } from '../telemetry/async-context.js';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import type { Telemetry, TelemetryWanted } from './telemetry-sdk.js';
 
 export type { Telemetry };
@@ -35,7 +35,7 @@ let carried = false;
 export async function startTelemetry(env: NodeJS.ProcessEnv, prometheus: boolean): Promise<Telemetry> {
   if (!carried) {
     carried = true;
-    context.setGlobalContextManager(new AsyncContextManager());
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   }
   const wanted = telemetryWanted(env, prometheus);
