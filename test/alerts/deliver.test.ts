@@ -8,8 +8,8 @@ import type { HistoryStore } from '../../src/history/store/history-store.js';
 import { claimDue } from '../../src/history/store/outbox/outbox-claim.js';
 import { queueAlerts } from '../../src/history/store/outbox/outbox-queue.js';
 import { recentAlerts } from '../../src/history/store/outbox/outbox-read.js';
-import { receiver, verified, WEBHOOK_SECRET, type Receiver } from '../helpers/alert-receivers.js';
-import { testStore, type TestStore } from '../helpers/alert-stores.js';
+import { receiver, verified, WEBHOOK_SECRET, type Receiver } from '../helpers/alerts/receivers.js';
+import { testStore, type TestStore } from '../helpers/alerts/stores.js';
 
 const lines: string[] = [];
 const log = createLogger(

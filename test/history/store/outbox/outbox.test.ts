@@ -5,7 +5,7 @@ import type { HistoryStore } from '../../../../src/history/store/history-store.j
 import { claimDue, releaseDeadClaims, settle } from '../../../../src/history/store/outbox/outbox-claim.js';
 import { queueAlerts } from '../../../../src/history/store/outbox/outbox-queue.js';
 import { outboxStatus, recentAlerts } from '../../../../src/history/store/outbox/outbox-read.js';
-import { testStore, type TestStore } from '../../../helpers/alert-stores.js';
+import { testStore, type TestStore } from '../../../helpers/alerts/stores.js';
 
 const T0 = Date.parse('2026-11-21T04:20:11Z');
 const anomaly = (who: string, excessUsd: string): AlertCandidate => ({

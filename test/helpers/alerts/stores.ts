@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import type { HistoryStore } from '../../src/history/store/history-store.js';
-import { openHistory, type HistoryTarget } from '../../src/history/store/open-history.js';
-import { credentialFingerprint } from '../../src/upstream/credential.js';
+import type { HistoryStore } from '../../../src/history/store/history-store.js';
+import { openHistory, type HistoryTarget } from '../../../src/history/store/open-history.js';
+import { credentialFingerprint } from '../../../src/upstream/credential.js';
 
 /** The real PostgreSQL every machine runs (.ci/run starts it): user postgres, trust auth. */
 export const PG_URL = process.env.HISTORY_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
