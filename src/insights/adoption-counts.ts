@@ -12,6 +12,7 @@ import {
   syncFor,
   type AdoptionGranularity,
   type PeriodFigures,
+  type PeriodSets,
 } from './adoption-periods.js';
 
 /** Periods counted live at most, without the store: each is a walk of every active person. */
@@ -25,6 +26,8 @@ export interface Counts {
   historyFrom?: number;
   needs?: string;
   covers?: string;
+  /** The people behind each period's figures, in the order of `periods`. */
+  sets: PeriodSets[];
 }
 
 /** Live: active people only; who is new or returning needs the history. */
@@ -55,8 +58,10 @@ export async function livePeriods(
       `Without the history store's days the earliest day you can ask for is ${formatDay(from)} (UTC): the API keeps ${LOOKBACK_YEARS} years.`,
     );
   const active = await activePeriods(ctx, spans, from, published, null, freshness);
+  const sets: PeriodSets[] = [];
   return {
-    periods: cohorts(active, null),
+    periods: cohorts(active, null, undefined, sets),
+    sets,
     needs: `new, returning and retained need the history store: run \`${syncFor(g, spans[0]!.start, published)}\`.`,
     covers,
   };
@@ -85,11 +90,15 @@ export async function storedPeriods(
   const before = await seenBefore(ctx, from, freshness);
   const historyFrom = before?.first ?? from;
   const shownFrom = askedStart === undefined ? from : periodOf(askedStart, g).start;
-  const periods = cohorts(active, from, before?.people).filter((p) => parseIsoDay(p.end_date)! >= shownFrom);
+  const all: PeriodSets[] = [];
+  const shown = (p: PeriodFigures) => parseIsoDay(p.end_date)! >= shownFrom;
+  const figures = cohorts(active, from, before?.people, all);
+  const periods = figures.filter(shown);
+  const sets = all.filter((_, i) => shown(figures[i]!));
   const whole = historyFrom < from ? `, its first whole ${g} on ${formatDay(from)}` : '';
   const needs =
     askedStart !== undefined && askedStart < from
       ? `The history store begins on ${formatDay(historyFrom)}${whole}: for ${g}s from ${formatDay(askedStart)} run \`${syncFor(g, periodOf(askedStart, g).start, published)}\`.`
       : undefined;
-  return { periods, historyFrom, needs };
+  return { periods, historyFrom, needs, sets };
 }

@@ -31,6 +31,9 @@ function memoOf(ctx: StoreReader) {
   return memo;
 }
 
+/** The numbering of people behind the sets read for a client: each bit's email. */
+export const peopleOf = (ctx: StoreReader) => memoOf(ctx).people;
+
 async function read(
   ctx: StoreReader,
   key: string,

@@ -42,6 +42,15 @@ export interface ActivePeriod {
   active: Bits;
 }
 
+/** The people behind a period's figures: each set's count is the figure (null: not counted). */
+export interface PeriodSets {
+  days: DayRange;
+  active: Bits;
+  fresh: Bits | null;
+  returning: Bits | null;
+  retained: Bits | null;
+}
+
 /**
  * The cohort figures of consecutive periods, oldest first. `counted`: whether history begins at the first
  * period (with `historyBegins`, its first day); false: live, active people only. `seenBefore`: the people
@@ -50,11 +59,13 @@ export interface ActivePeriod {
  * - returning: active, active in some earlier period, but not in the one just before;
  * - retained: of the previous period's newcomers, how many are active in this one; null after the period
  *   where history begins, whose "newcomers" are nearly everyone.
+ * `sets`, when given, receives each period's people behind its figures.
  */
 export function cohorts(
   periods: readonly ActivePeriod[],
   historyBegins: number | null,
   seenBefore?: Bits,
+  sets?: PeriodSets[],
 ): PeriodFigures[] {
   const size = Math.max(0, seenBefore?.length ?? 0, ...periods.map((p) => p.active.length));
   const seen = seenBefore ? unite(new Uint32Array(size), [seenBefore]) : new Uint32Array(size);
@@ -67,7 +78,10 @@ export function cohorts(
       active: count(active),
       partial,
     };
-    if (historyBegins === null) return { ...base, new: null, returning: null, retained: null, history_begins: false };
+    if (historyBegins === null) {
+      sets?.push({ days, active, fresh: null, returning: null, retained: null });
+      return { ...base, new: null, returning: null, retained: null, history_begins: false };
+    }
     const fresh = minus(active, seen);
     const out = {
       ...base,
@@ -76,6 +90,14 @@ export function cohorts(
       retained: previous && !previous.begins ? count(previous.fresh, active) : null,
       history_begins: historyBegins >= period.start && historyBegins <= period.end,
     };
+    // The people behind each figure, for figures by group (issue 34).
+    sets?.push({
+      days,
+      active,
+      fresh,
+      returning: previous ? minus(minus(active, fresh), previous.active) : null,
+      retained: previous && !previous.begins ? minus(previous.fresh, minus(previous.fresh, active)) : null,
+    });
     unite(seen, [active]);
     previous = { active, fresh, begins: out.history_begins };
     return out;

@@ -12,6 +12,13 @@ export class People {
     return this.index.size;
   }
 
+  /** Each bit's email (lower-cased), by bit. */
+  emails(): string[] {
+    const out: string[] = [];
+    for (const [email, i] of this.index) out[i] = email;
+    return out;
+  }
+
   /** The set of the people (rows with a user_email) in `rows`: service accounts are left out. */
   bitsOf(rows: ReadonlyArray<{ user_email?: string }>): Bits {
     // Room for everyone numbered so far and everyone these rows may add: one pass, one lower-casing a row.

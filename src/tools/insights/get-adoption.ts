@@ -11,6 +11,9 @@ import { date } from '../shared/inputs.js';
 import { livePeriods, storedPeriods } from '../../insights/adoption-counts.js';
 import { historyStart } from '../../insights/adoption-history.js';
 import { counted, type AdoptionGranularity } from '../../insights/adoption-periods.js';
+import { groupsOut, orgInputs } from '../shared/org-groups.js';
+import { groupsText } from '../shared/org-groups-text.js';
+import { adoptionGroups } from './adoption-by-group.js';
 
 const DEFINED =
   "new: first active since history_from (stored days before the first whole period count as seen); returning: active, seen before, not active in the previous period; retained: of the previous period's new people, those active in this one (not after history begins).";
@@ -32,6 +35,7 @@ export const getAdoption = defineTool({
     granularity: z.enum(['week', 'month']).default('week'),
     start_date: date.optional().describe('YYYY-MM-DD, UTC'),
     end_date: date.optional().describe('YYYY-MM-DD, UTC'),
+    ...orgInputs,
   }),
   output: z.object({
     granularity: z.enum(['week', 'month']),
@@ -54,6 +58,7 @@ export const getAdoption = defineTool({
     needs: z.string().optional(),
     /** Days of the range left out: beyond the API's lookback. */
     covers: z.string().optional(),
+    ...groupsOut,
     freshness: askedFreshnessSchema,
   }),
   annotations: READ_ONLY,
@@ -80,6 +85,7 @@ export const getAdoption = defineTool({
         ? await livePeriods(ctx, g, askedStart, end, freshness)
         : await storedPeriods(ctx, g, from, askedStart, end, freshness);
     const { periods, needs, covers, historyFrom } = counts;
+    const groups = await adoptionGroups(ctx, args, counts, end);
     return {
       granularity: g,
       history_from: historyFrom === undefined ? null : formatDay(historyFrom),
@@ -87,6 +93,7 @@ export const getAdoption = defineTool({
       definitions: DEFINED,
       ...(needs ? { needs } : {}),
       ...(covers ? { covers } : {}),
+      ...(groups ? { groups } : {}),
       freshness: answerFreshness(ctx, combineFreshness(freshness), {}, formatDay(end)),
     };
   },
@@ -105,6 +112,17 @@ export const getAdoption = defineTool({
     ];
     if (out.needs) lines.push(out.needs);
     if (out.covers) lines.push(out.covers);
+    const last = out.periods.at(-1)?.start_date;
+    if (out.groups && last)
+      lines.push(
+        `By group, the ${out.granularity} of ${last} (every ${out.granularity} in the structured result):`,
+        groupsText(out.groups, (v) =>
+          ['active', 'new', 'returning', 'retained']
+            .filter((f) => v[`${last}:${f}`] !== undefined)
+            .map((f) => `${f} ${v[`${last}:${f}`]}`)
+            .join(', '),
+        ),
+      );
     lines.push(freshnessLine(out.freshness));
     return lines.join('\n');
   },

@@ -1,37 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
-import { storedHarness, type StoredHarness } from '../../helpers/history.js';
-import { harness, type Harness } from '../../helpers/mcp.js';
-import { decimal, sumGroups, writeOrgFile } from '../../helpers/org/org-files.js';
-import { NOW } from '../../helpers/sim.js';
+import { orgHarnesses, type OrgHarnesses } from '../../helpers/org/org-harnesses.js';
+import { decimal, sumGroups } from '../../helpers/org/org-files.js';
 import { upstream } from '../../helpers/org/sim-rows.js';
 
 // 40 stored days: of the last 30 complete days, those from 2026-11-09 have their 28-day baselines.
 const JUDGED = { start: '2026-11-09', end: '2026-11-20' };
 const MOVE = '2026-11-14';
-const dir = mkdtempSync(join(tmpdir(), 'anomalies-by-team-'));
-let sim: Simulator;
-let stored: StoredHarness;
-let overlap: Harness;
-let pseudo: Harness;
-let org: ReturnType<typeof writeOrgFile>;
+let t: OrgHarnesses;
 /** Credits by identity key (`u:email`, `s:account`) and date, as the upstream lists them. */
 const credits = new Map<string, Map<string, number>>();
 
 beforeAll(async () => {
-  sim = await startSimulator({ users: 300, now: NOW, rateLimit: false, token: 'rw' });
-  org = writeOrgFile(sim, dir, 'single.csv', { moveDay: MOVE });
-  const two = writeOrgFile(sim, dir, 'overlap.csv', { moveDay: MOVE, overlap: true });
-  stored = await storedHarness(
-    { historyDays: 40, historyMonths: 0 },
-    { simulator: sim, config: { directory: org.file } },
-  );
-  overlap = await harness({ simulator: sim, config: { directory: two.file } });
-  pseudo = await harness({ simulator: sim, config: { directory: org.file, pii: 'pseudonymous', minGroupSize: 5 } });
-  const rows = await upstream(sim, 'credit-usage-by-user', {
+  t = await orgHarnesses(MOVE, { historyDays: 40, historyMonths: 0 });
+  const rows = await upstream(t.sim, 'credit-usage-by-user', {
     query: { start_date: '2026-10-12', end_date: JUDGED.end, by_date: 'true', page_size: '500' },
   });
   for (const r of rows) {
@@ -40,17 +21,14 @@ beforeAll(async () => {
     days.set(r.date, (days.get(r.date) ?? 0) + r.credits_consumed);
   }
 }, 180_000);
-afterAll(async () => {
-  await Promise.all([stored?.close(), overlap?.close(), pseudo?.close()]);
-  await sim?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 
 /** The file's team of an identity on a day: the mover's by the date, (unassigned) for who the file leaves out. */
 const teamOn = (key: string, date: string) => {
   const email = key.slice(2);
-  if (key.startsWith('u:') && email === org.mover.toLowerCase()) return date < MOVE ? 'Movers/Before' : 'Movers/After';
-  return (key.startsWith('u:') && org.teamOf.get(email)) || '(unassigned)';
+  if (key.startsWith('u:') && email === t.org.mover.toLowerCase())
+    return date < MOVE ? 'Movers/Before' : 'Movers/After';
+  return (key.startsWith('u:') && t.org.teamOf.get(email)) || '(unassigned)';
 };
 /** The upstream's credits of a team over days, each day with that day's team. */
 const creditsOf = (team: string, from: string, to: string) => {
@@ -63,7 +41,7 @@ type Row = { group: string; members: number; values: Record<string, number | str
 
 describe('find_anomalies by team', () => {
   it("judges each team's day against its own weekday baseline, with the teams of each day", async () => {
-    const r = await stored.call('find_anomalies', { group_by: 'team', limit: 1000 });
+    const r = await t.single.call('find_anomalies', { group_by: 'team', limit: 1000 });
     expect(r.isError).toBe(false);
     const out = r.structured;
     const grouped = out.anomalies.filter((a: any) => a.group !== undefined);
@@ -80,7 +58,7 @@ describe('find_anomalies by team', () => {
   });
 
   it('gives groups that, with (unassigned), add up exactly to the total, and splits a mover at the move', async () => {
-    const g = (await stored.call('find_anomalies', { group_by: 'team' })).structured.groups;
+    const g = (await t.single.call('find_anomalies', { group_by: 'team' })).structured.groups;
     expect(g.overlapping).toBe(false);
     expect(g.rows.map((r: Row) => r.group)).toContain('(unassigned)');
     for (const key of ['credits', 'billed_usd', 'active_days'])
@@ -96,12 +74,12 @@ describe('find_anomalies by team', () => {
   });
 
   it('keeps only the teams asked for: their people and their groups, not the organization', async () => {
-    const out = (await stored.call('find_anomalies', { teams: ['Eng'], limit: 1000 })).structured;
+    const out = (await t.single.call('find_anomalies', { teams: ['Eng'], limit: 1000 })).structured;
     expect(out.groups.by).toBe('team:1');
     expect(out.groups.rows.map((r: Row) => r.group)).toEqual(['Eng']);
     for (const a of out.anomalies) {
       expect(['org_credits', 'org_cost', 'org_active_users', 'new_resource', 'resource_cost']).not.toContain(a.kind);
-      if (a.group === undefined) expect(org.teamOf.get(a.user_email)).toMatch(/^Eng\//);
+      if (a.group === undefined) expect(t.org.teamOf.get(a.user_email)).toMatch(/^Eng\//);
       else expect(a.group).toBe('Eng');
     }
     expect(Number(out.groups.total.values.credits)).toBe(
@@ -111,7 +89,7 @@ describe('find_anomalies by team', () => {
 
   it('says overlapping when someone is in two teams (live: credits only)', async () => {
     const out = (
-      await overlap.call('find_anomalies', {
+      await t.overlap.call('find_anomalies', {
         ...{ start_date: JUDGED.start, end_date: JUDGED.end },
         group_by: 'team:1',
       })
@@ -125,7 +103,7 @@ describe('find_anomalies by team', () => {
 
   it('folds a group under the minimum size in pseudonymous answers, series and figures alike', async () => {
     const out = (
-      await pseudo.call('find_anomalies', {
+      await t.pseudo.call('find_anomalies', {
         start_date: JUDGED.start,
         end_date: JUDGED.end,
         group_by: 'team',

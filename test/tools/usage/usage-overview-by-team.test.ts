@@ -1,41 +1,22 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../../src/simulator/index.js';
-import { harness, type Harness } from '../../helpers/mcp.js';
-import { NOW } from '../../helpers/sim.js';
-import { decimal, sumGroups, writeOrgFile } from '../../helpers/org/org-files.js';
+import { orgHarnesses, type OrgHarnesses } from '../../helpers/org/org-harnesses.js';
+import { decimal, sumGroups } from '../../helpers/org/org-files.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'overview-by-team-'));
 const RANGE = { start_date: '2026-10-01', end_date: '2026-10-31' };
 const MOVE = '2026-10-15';
-let sim: Simulator;
-let single: Harness;
-let overlap: Harness;
-let pseudo: Harness;
-let org: ReturnType<typeof writeOrgFile>;
+let t: OrgHarnesses;
 
 beforeAll(async () => {
-  sim = await startSimulator({ users: 300, now: NOW, rateLimit: false, token: 'rw' });
-  org = writeOrgFile(sim, dir, 'single.csv', { moveDay: MOVE });
-  const two = writeOrgFile(sim, dir, 'overlap.csv', { moveDay: MOVE, overlap: true });
-  single = await harness({ simulator: sim, config: { directory: org.file } });
-  overlap = await harness({ simulator: sim, config: { directory: two.file } });
-  pseudo = await harness({ simulator: sim, config: { directory: org.file, pii: 'pseudonymous', minGroupSize: 5 } });
+  t = await orgHarnesses(MOVE);
 }, 60_000);
-afterAll(async () => {
-  await Promise.all([single?.close(), overlap?.close(), pseudo?.close()]);
-  await sim?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => t?.close());
 
 type Row = { group: string; members: number; values: Record<string, number | string> };
 const row = (rows: Row[], group: string) => rows.find((r) => r.group === group);
 
 describe('get_usage_overview by team', () => {
   it('gives groups that, with (unassigned) and (no person), add up exactly to the organization', async () => {
-    const a = await single.call('get_usage_overview', { ...RANGE, group_by: 'team' });
+    const a = await t.single.call('get_usage_overview', { ...RANGE, group_by: 'team' });
     expect(a.isError).toBe(false);
     const out = a.structured;
     const g = out.groups;
@@ -47,19 +28,19 @@ describe('get_usage_overview by team', () => {
     // The total is the organization's: its cost, and everyone active.
     expect(decimal(g.total.values.billed_amount_usd)).toBe(decimal(out.cost.billed_amount_usd));
     expect(decimal(g.total.values.credits_consumed)).toBe(decimal(out.cost.credits_consumed));
-    const people = await single.call('get_user_activity', { ...RANGE, metrics: ['total_messages'], limit: 1 });
+    const people = await t.single.call('get_user_activity', { ...RANGE, metrics: ['total_messages'], limit: 1 });
     expect(Number(g.total.values.total_messages)).toBe(people.structured.totals.values.total_messages);
     expect(a.text).toContain('By team');
   });
 
   it("counts a mover's days in the team of each day", async () => {
-    const g = (await single.call('get_usage_overview', { ...RANGE, group_by: 'team' })).structured.groups;
+    const g = (await t.single.call('get_usage_overview', { ...RANGE, group_by: 'team' })).structured.groups;
     const figures = async (start_date: string, end_date: string) =>
       (
-        await single.call('get_user_activity', {
+        await t.single.call('get_user_activity', {
           start_date,
           end_date,
-          users: [org.mover],
+          users: [t.org.mover],
           metrics: ['total_messages'],
         })
       ).structured.totals;
@@ -73,15 +54,15 @@ describe('get_usage_overview by team', () => {
   });
 
   it('says overlapping when someone is in two teams', async () => {
-    const g = (await overlap.call('get_usage_overview', { ...RANGE, group_by: 'team:1' })).structured.groups;
+    const g = (await t.overlap.call('get_usage_overview', { ...RANGE, group_by: 'team:1' })).structured.groups;
     expect(g.overlapping).toBe(true);
     expect(Number(sumGroups(g.rows, 'total_messages'))).toBeGreaterThan(Number(g.total.values.total_messages));
   });
 
   it('folds a group under the minimum size in pseudonymous answers, and still adds up', async () => {
-    const plain = (await single.call('get_usage_overview', { ...RANGE, group_by: 'team' })).structured.groups;
+    const plain = (await t.single.call('get_usage_overview', { ...RANGE, group_by: 'team' })).structured.groups;
     expect(row(plain.rows, 'Sales/Field')).toBeDefined();
-    const a = await pseudo.call('get_usage_overview', { ...RANGE, group_by: 'team' });
+    const a = await t.pseudo.call('get_usage_overview', { ...RANGE, group_by: 'team' });
     const g = a.structured.groups;
     expect(g.folded).toBe(true);
     expect(row(g.rows, 'Sales/Field')).toBeUndefined();
@@ -93,13 +74,13 @@ describe('get_usage_overview by team', () => {
   });
 
   it('keeps only the teams asked for, top users included', async () => {
-    const all = (await single.call('get_usage_overview', { ...RANGE, group_by: 'team:1' })).structured;
-    const eng = (await single.call('get_usage_overview', { ...RANGE, teams: ['eng'] })).structured;
+    const all = (await t.single.call('get_usage_overview', { ...RANGE, group_by: 'team:1' })).structured;
+    const eng = (await t.single.call('get_usage_overview', { ...RANGE, teams: ['eng'] })).structured;
     expect(eng.groups.by).toBe('team:1');
     expect(eng.groups.rows.map((r: Row) => r.group)).toEqual(['Eng']);
     expect(eng.groups.total.members).toBe(row(all.groups.rows, 'Eng')!.members);
     expect(eng.groups.total.members).toBeLessThan(all.groups.total.members);
     expect(eng.top_users.length).toBeGreaterThan(0);
-    for (const u of eng.top_users) expect(org.teamOf.get(u.user)).toMatch(/^Eng\//);
+    for (const u of eng.top_users) expect(t.org.teamOf.get(u.user)).toMatch(/^Eng\//);
   });
 });
