@@ -51,10 +51,10 @@ const ALERTS = {
 } satisfies OneShot<AlertsArgs>;
 
 /** The destinations of --alerts-file, their secrets added to what logs mask. */
-export function destinationsOf(runtime: Runtime): Destination[] {
+export function destinationsOf(runtime: Runtime, env: NodeJS.ProcessEnv): Destination[] {
   const file = runtime.config.alertsFile;
   if (!file) throw usageError('alerts', 'no destinations: give --alerts-file FILE (or ANALYTICS_ALERTS_FILE)');
-  const destinations = loadDestinations(file, process.env);
+  const destinations = loadDestinations(file, env);
   runtime.secrets.push(...destinationSecrets(destinations));
   return destinations;
 }
@@ -84,7 +84,7 @@ export async function runAlertsCommand(
         );
       return 0;
     }
-    const destinations = destinationsOf(runtime);
+    const destinations = destinationsOf(runtime, env);
     if (args.sub === 'test') return sendSamples(destinations, args.destination, runtime, print);
     const report = await deliverDue(store, destinations, { log: runtime.log, all: true, signal });
     say(`${report.delivered} delivered, ${report.retried} still queued, ${report.failed} failed`);

@@ -86,6 +86,7 @@ export const HELP = `Usage: org-analytics-mcp [options]
        org-analytics-mcp export [options]      (stored history days as CSV or Parquet; see export --help)
        org-analytics-mcp api-key create|revoke|list   (keys for a shared HTTP server; see api-key --help)
        org-analytics-mcp directory check FILE   (what a new directory file would change; see directory check --help)
+       org-analytics-mcp alerts test|deliver|status   (alerts after each sync, --alerts-file; see alerts --help)
        org-analytics-mcp login|logout|auth status     (sign in as yourself instead of a token; see login --help)
 
 An MCP server for an organization's AI coding usage analytics, costs, budget overrides and changelog.
