@@ -16,6 +16,7 @@ import { benchAnomalies } from './anomalies.bench.js';
 import { benchInactive } from './inactive.bench.js';
 import { benchTeams } from './teams.bench.js';
 import { benchTelemetry } from './telemetry.bench.js';
+import { benchAlerts } from './alerts.bench.js';
 
 type Print = (line: string) => void;
 
@@ -48,6 +49,8 @@ const benches: Array<[name: string, run: (print: Print) => Promise<void>, largeO
   ['inactive people', benchInactive, false],
   // Issue 34: teams from the store, the directory file, a SCIM push (BENCH_TEAMS_SIZES=50000 for the goal's size).
   ['teams', benchTeams, false],
+  // Issue 35: the alerts outbox to a local receiver (BENCH_ALERTS_DRAIN=N for another drain size).
+  ['alerts', benchAlerts, false],
 ];
 // `--only NAME` (repeatable, or BENCH_ONLY=a,b) runs only the benches whose name contains one of them.
 const only = [

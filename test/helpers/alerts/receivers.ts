@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { SMTPServer } from 'smtp-server';
 import { Webhook } from 'standardwebhooks';
 
@@ -9,6 +10,8 @@ export const WEBHOOK_SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
+  /** performance.now() when it arrived. */
+  at: number;
 }
 
 /** A local HTTP receiver: records what it gets and answers from a script of statuses (200 once it runs out). */
@@ -42,7 +45,7 @@ export async function receiver(port = 0, path = '/hook'): Promise<Receiver> {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
     req.on('end', () => {
-      state.received.push({ headers: req.headers, body });
+      state.received.push({ headers: req.headers, body, at: performance.now() });
       if (state.hang) return void held.push(() => res.destroy());
       const next = state.script.shift() ?? 200;
       const [status, text] = typeof next === 'number' ? [next, 'ok'] : next;
