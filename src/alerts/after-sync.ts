@@ -7,6 +7,9 @@ import { Pseudonymizer } from '../privacy/pii.js';
 import { redactorOf } from '../privacy/redact.js';
 import type { ToolContext } from '../tools/types.js';
 import type { AnalyticsClient } from '../upstream/client.js';
+import { queueAlerts } from '../history/store/outbox/outbox-queue.js';
+import { deliverDue, type DeliveryReport } from './deliver.js';
+import { destinationSecrets, loadDestinations, type Destination } from './destinations.js';
 import { anomalyCandidates } from './decide-anomalies.js';
 import { budgetCandidates } from './decide-budgets.js';
 import { staleCandidate, syncFailedCandidate, type SyncFailure } from './decide-health.js';
@@ -20,7 +23,29 @@ export interface AlertingTarget {
   history: RuntimeHistory;
   /** The runtime's (its pseudonyms are the answers'); without it, one from the options. */
   pii?: Pseudonymizer;
+  /** What logs and answers mask: the destinations' secrets join it. */
   secrets?: Array<string | undefined>;
+  /** The destinations; by default those of --alerts-file (none without it: nothing is decided). */
+  destinations?: readonly Destination[];
+}
+
+const loaded = new WeakMap<Config, readonly Destination[]>();
+
+/**
+ * The destinations alerts go to: the target's, or --alerts-file's, read once per configuration (a bad file throws
+ * the ConfigError that names its problems), their secrets added to what is masked.
+ */
+export function destinationsFor(target: AlertingTarget, env: NodeJS.ProcessEnv = process.env): readonly Destination[] {
+  if (target.destinations) return target.destinations;
+  const file = target.config.alertsFile;
+  if (!file) return [];
+  let destinations = loaded.get(target.config);
+  if (!destinations) {
+    destinations = loadDestinations(file, env);
+    target.secrets?.push(...destinationSecrets(destinations));
+    loaded.set(target.config, destinations);
+  }
+  return destinations;
 }
 
 /** The reads of a decision, as a tool's, without a call's answer budget. */
@@ -87,4 +112,45 @@ export async function decideAfterFailure(target: AlertingTarget, failure: SyncFa
   const days = target.client.days();
   const stale = await attempt(target, 'stale data', () => staleCandidate(target.history.source.store, days));
   return redacted(target, [syncFailedCandidate(failure, days), ...(stale ? [stale] : [])]);
+}
+
+/** Queues the alerts decided, in one transaction (a dedup key a destination holds already is skipped); the count. */
+async function queue(target: AlertingTarget, decide: () => Promise<AlertCandidate[]>): Promise<number> {
+  try {
+    const destinations = destinationsFor(target);
+    if (destinations.length === 0) return 0;
+    const candidates = await decide();
+    const queued = await queueAlerts(target.history.source.store, candidates, destinations);
+    if (queued.length) target.log.info('alerts queued', { alerts: queued.length, decided: candidates.length });
+    return queued.length;
+  } catch (error) {
+    target.log.warn('could not queue the alerts of this sync', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return 0;
+  }
+}
+
+/** After a sync that stored everything, still under its lock: decides and queues its alerts; never throws. */
+export function queueAfterSync(target: AlertingTarget, fresh: readonly Anomaly[], signal: AbortSignal) {
+  return queue(target, () => decideAfterSync(target, fresh, signal));
+}
+
+/** After a sync that failed (or threw): sync.failed and data.stale queued; never throws. */
+export function queueAfterFailure(target: AlertingTarget, failure: SyncFailure) {
+  return queue(target, () => decideAfterFailure(target, failure));
+}
+
+/** Delivers what is due of the outbox (this sync's alerts, and earlier ones whose retry is due); never throws. */
+export async function deliverQueued(target: AlertingTarget, signal: AbortSignal): Promise<DeliveryReport | undefined> {
+  try {
+    const destinations = destinationsFor(target);
+    if (destinations.length === 0) return undefined;
+    return await deliverDue(target.history.source.store, destinations, { log: target.log, signal });
+  } catch (error) {
+    target.log.warn('could not deliver alerts; the next sync or `alerts deliver` tries again', {
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return undefined;
+  }
 }

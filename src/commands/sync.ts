@@ -11,6 +11,13 @@ import { DEMO_SYNC, syncOnce } from '../history/sync/sync-run.js';
 import { publishAnomalies } from '../insights/anomaly-feed.js';
 import { anomalyTable } from '../tools/insights/find-anomalies.js';
 import type { Anomaly } from '../insights/anomaly-find.js';
+import {
+  deliverQueued,
+  destinationsFor,
+  queueAfterFailure,
+  queueAfterSync,
+  type AlertingTarget,
+} from '../alerts/after-sync.js';
 
 export const SYNC_HELP = `Usage: org-analytics-mcp sync [server options]
 
@@ -133,6 +140,11 @@ export async function syncCommandBody(
   const started = Date.now();
   const settings = runtime.config.demo ? { ...runtime.config, ...DEMO_SYNC } : runtime.config;
   let fresh: Anomaly[] = [];
+  const { client, config, log, pii, secrets } = runtime;
+  const alerting: AlertingTarget = { client, config, log, history, pii, secrets };
+  // A bad alerts file is refused before the sync starts, naming its problems.
+  destinationsFor(alerting);
+  let queued = 0;
   const outcome = await syncOnce(runtime.client, history.source, settings, {
     holder,
     signal,
@@ -145,8 +157,20 @@ export async function syncCommandBody(
         signal,
         history.source.digest,
       ).catch((error: Error) => (say(`could not look for anomalies: ${error.message}`), []));
+      // Decided and queued under the sync's lock: one syncer at a time decides.
+      queued = await queueAfterSync(alerting, fresh, signal);
     },
+  }).catch(async (error: unknown) => {
+    await queueAfterFailure(alerting, { error: error instanceof Error ? error.message : String(error) });
+    await deliverQueued(alerting, signal);
+    throw error;
   });
+  if (outcome.ran && outcome.result.failed.length) queued += await queueAfterFailure(alerting, outcome.result);
+  const delivery = await deliverQueued(alerting, signal);
+  if (queued || delivery?.delivered || delivery?.retried || delivery?.failed)
+    say(
+      `alerts: ${queued} queued; ${delivery?.delivered ?? 0} delivered, ${delivery?.retried ?? 0} to retry, ${delivery?.failed ?? 0} refused`,
+    );
   if (fresh.length) {
     const scrub = secretScrubber(runtime.secrets);
     const text = `${count(fresh.length, 'new anomaly', 'new anomalies')} (org-analytics-mcp find_anomalies has the method):\n${anomalyTable(fresh)}\n`;

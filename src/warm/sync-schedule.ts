@@ -4,8 +4,13 @@ import type { RuntimeHistory } from '../history/serving/runtime-history.js';
 import { syncOnce } from '../history/sync/sync-run.js';
 import { publishAnomalies } from '../insights/anomaly-feed.js';
 import { DailyScheduler, type WarmClock } from './daily-schedule.js';
+import type { Anomaly } from '../insights/anomaly-find.js';
+import { deliverQueued, queueAfterFailure, queueAfterSync, type AlertingTarget } from '../alerts/after-sync.js';
 
-export type SyncTarget = Pick<Runtime, 'client' | 'config' | 'log'> & { history: RuntimeHistory };
+/** `pii` and `secrets`: the runtime's, for what alerts carry; `destinations`: by default --alerts-file's. */
+export type SyncTarget = Pick<Runtime, 'client' | 'config' | 'log'> &
+  Partial<Pick<Runtime, 'pii' | 'secrets'>> &
+  Pick<AlertingTarget, 'destinations'> & { history: RuntimeHistory };
 
 /** One sync in the background; a failure is logged, never thrown. */
 async function syncInBackground(target: SyncTarget, signal: AbortSignal): Promise<void> {
@@ -15,18 +20,20 @@ async function syncInBackground(target: SyncTarget, signal: AbortSignal): Promis
       signal,
       // The moment the questions asked most answer from the store is worth saying; the rest is detail.
       onProgress: (line) => (line.answerable ? log.info(line.text) : log.debug(line.text)),
-      // New anomalies go to anomalies://latest, and its subscribers hear of them.
-      after: () =>
-        publishAnomalies(
+      // New anomalies go to anomalies://latest, and its subscribers hear of them; then the alerts, under the lock.
+      after: async () => {
+        const fresh = await publishAnomalies(
           target.client,
           target.config,
           target.history.source.store,
           signal,
           target.history.source.digest,
         ).then(
-          (fresh) => void (fresh.length && log.info('new anomalies published', { count: fresh.length })),
-          (error: Error) => log.warn('could not publish the anomalies', { error: error.message }),
-        ),
+          (found) => (found.length && log.info('new anomalies published', { count: found.length }), found),
+          (error: Error) => (log.warn('could not publish the anomalies', { error: error.message }), [] as Anomaly[]),
+        );
+        await queueAfterSync(target, fresh, signal);
+      },
     });
     if (!outcome.ran) return log.info(`history sync skipped: ${outcome.reason}`);
     const { result } = outcome;
@@ -36,8 +43,13 @@ async function syncInBackground(target: SyncTarget, signal: AbortSignal): Promis
         requests: result.requests,
         failed: result.failed.slice(0, 5).map((f) => `${f.dataset} ${f.days}: ${f.error}`),
       });
+    if (result.failed.length) await queueAfterFailure(target, result);
   } catch (error) {
-    log.warn('history sync failed', { error: error instanceof Error ? error.message : String(error) });
+    const message = error instanceof Error ? error.message : String(error);
+    log.warn('history sync failed', { error: message });
+    await queueAfterFailure(target, { error: message });
+  } finally {
+    await deliverQueued(target, signal);
   }
 }
 
