@@ -99,6 +99,15 @@ const ANOMALIES = {
       baseline: '11.5',
       ratio: 8.36,
     },
+    // A team's day against its own baseline (group_by): the table names the team.
+    {
+      kind: 'group_credits',
+      group: 'Engineering/Platform',
+      date: '2026-11-04',
+      value: '5120.5',
+      baseline: '1710',
+      ratio: 2.99,
+    },
     {
       kind: 'organization_active_users',
       scope: 'organization',
@@ -200,7 +209,7 @@ describe('anomalies, drawn as marked points in the usage view', () => {
         list.map((a) => [
           a.date,
           a.kind,
-          a.user_email ?? a.service_account_name ?? a.scope,
+          a.user_email ?? a.service_account_name ?? a.group ?? a.scope,
           text(a.value),
           text(a.baseline),
           text(a.ratio),
@@ -209,7 +218,7 @@ describe('anomalies, drawn as marked points in the usage view', () => {
       expect(await shown.view.locator('h1').textContent()).toBe('Anomalies');
       const chart = shown.view.locator('svg[role="img"]');
       expect(await chart.getAttribute('aria-label')).toBe(
-        'Anomalies: value against its baseline, by day: 5 anomalies of 5 kinds; the largest, docs-generator on 2026-11-18: 20512.37 against a baseline of 1012.05',
+        'Anomalies: value against its baseline, by day: 6 anomalies of 6 kinds; the largest, docs-generator on 2026-11-18: 20512.37 against a baseline of 1012.05',
       );
       expect(await legendEntries(shown.view)).toEqual([...new Set(list.map((a) => a.kind))]);
       // A value point for each; a baseline dash for each that has a baseline (a first appearance has none).

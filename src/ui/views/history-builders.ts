@@ -103,7 +103,7 @@ export function anomaliesOf(anomalies: unknown[]): AnomalyChart | undefined {
       date: String(r.date),
       at: dayNumber(String(r.date)),
       kind: shownOf(r.kind),
-      who: shownOf(r.user_email ?? r.service_account_name ?? r.scope),
+      who: shownOf(r.user_email ?? r.service_account_name ?? r.group ?? r.scope),
       value: amountOf(r.value)!,
       baseline: baseline && baseline.value > 0 ? baseline : null,
       baselineShown: shownOf(r.baseline),
