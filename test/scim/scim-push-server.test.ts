@@ -79,6 +79,29 @@ describe("the simulator's chart pushed by SCIM to the server", () => {
       });
       const groups = (byTeam.structuredContent as { groups: { rows: Array<{ group: string }> } }).groups;
       expect(groups.rows.map((r) => r.group)).toContain('Engineering');
+
+      // October's chargeback by the pushed cost centers reconciles to the organization's cost to the cent.
+      const charge = await mcp.callTool({ name: 'get_chargeback', arguments: { start_month: '2026-10' } });
+      const lines = charge.structuredContent as {
+        lines: Array<{ group: string }>;
+        difference_usd: string;
+        organization_total_usd: string;
+      };
+      expect(charge.isError).toBeFalsy();
+      expect(lines.lines.length).toBeGreaterThan(1);
+      expect(lines.difference_usd).toMatch(/^0(\.0+)?$/);
+      const centers = new Set([...people.values()].map((p) => p.costCenter));
+      for (const line of lines.lines) expect([...centers, '(unassigned)', '(no person)']).toContain(line.group);
+
+      // A team budget as of today covers the team's pushed members (and those of the teams below it).
+      const team = 'Engineering';
+      const members = [...people.values()].filter((p) => p.teams.some((t) => t === team || t.startsWith(`${team}/`)));
+      const dry = await mcp.callTool({
+        name: 'set_budget_overrides',
+        arguments: { team, limit: '1234', dry_run: true },
+      });
+      expect(dry.isError).toBeFalsy();
+      expect((dry.structuredContent as { team: { members: number } }).team.members).toBe(members.length);
     } finally {
       await mcp.close();
     }
