@@ -16,7 +16,7 @@ import { benchAnomalies } from './anomalies.bench.js';
 import { benchInactive } from './inactive.bench.js';
 import { benchTeams } from './teams.bench.js';
 import { benchTelemetry } from './telemetry.bench.js';
-import { benchAlerts } from './alerts.bench.js';
+import { benchAlerts } from './alerts/alerts.bench.js';
 
 type Print = (line: string) => void;
 

@@ -1,13 +1,11 @@
 import { performance } from 'node:perf_hooks';
-import type { AlertCandidate } from '../../src/domain/alerts.js';
-import { deliverDue } from '../../src/alerts/deliver.js';
-import type { Destination } from '../../src/alerts/destinations.js';
-import { startDeliveryLoop } from '../../src/alerts/delivery-loop.js';
-import { createLogger } from '../../src/logger.js';
-import type { HistoryStore } from '../../src/history/store/history-store.js';
-import { queueAlerts } from '../../src/history/store/outbox/outbox-queue.js';
-import { receiver, WEBHOOK_SECRET, type Receiver } from '../helpers/alerts/receivers.js';
-import { testStore } from '../helpers/alerts/stores.js';
+import { deliverDue } from '../../../src/alerts/deliver.js';
+import { startDeliveryLoop } from '../../../src/alerts/delivery-loop.js';
+import { createLogger } from '../../../src/logger.js';
+import { queueAlerts } from '../../../src/history/store/outbox/outbox-queue.js';
+import { receiver } from '../../helpers/alerts/receivers.js';
+import { alerts, pct, queue, webhookTo } from './alerts-load.js';
+import { testStore } from '../../helpers/alerts/stores.js';
 
 const log = createLogger(
   'error',
@@ -17,29 +15,6 @@ const log = createLogger(
 const DELIVERIES = Number(process.env.BENCH_ALERTS_DELIVERIES ?? 2000);
 const DRAIN = Number(process.env.BENCH_ALERTS_DRAIN ?? 10_000);
 const DECISIONS = 300;
-
-let serial = 0;
-const alerts = (n: number): AlertCandidate[] =>
-  Array.from({ length: n }, () => {
-    const i = serial++;
-    return {
-      type: 'budget.threshold',
-      dedupKey: `budget.threshold:u:p${i}@x.example:100:2026-11`,
-      data: { user_email: `p${i}@x.example`, resource: 'usd', limit: '250', used: '251.10', threshold: '100' },
-      scope: { identities: [`u:p${i}@x.example`] },
-    };
-  });
-const webhookTo = (r: Receiver): Destination => ({
-  ...{ name: 'hook', kind: 'webhook', events: ['*'] },
-  ...{ url: new URL(r.url), secret: WEBHOOK_SECRET },
-});
-const pct = (xs: number[], p: number) =>
-  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
-
-/** Queues `n` alerts in decisions of 100 (a sync's), as after-sync does. */
-async function queue(store: HistoryStore, n: number, hook: Destination): Promise<void> {
-  for (let i = 0; i < n; i += 100) await queueAlerts(store, alerts(Math.min(100, n - i)), [hook]);
-}
 
 async function onEngine(engine: 'sqlite' | 'postgres', print: (line: string) => void): Promise<void> {
   const where = testStore(engine);
