@@ -3,7 +3,7 @@ import { startSimulator } from '../../../src/simulator/index.js';
 import { harness, truth, type Harness, type HarnessOptions } from '../../helpers/mcp.js';
 import { requestsTo } from '../../helpers/client.js';
 import { NOW } from '../../helpers/sim.js';
-import { teamHarness } from '../../helpers/team-harness.js';
+import { teamHarness } from '../../helpers/org/team-harness.js';
 
 const SET = 'set-user-budget-overrides';
 let file: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sumDecimals } from '../../../src/domain/numbers.js';
 import type { Harness } from '../../helpers/mcp.js';
-import { teamHarness } from '../../helpers/team-harness.js';
+import { teamHarness } from '../../helpers/org/team-harness.js';
 
 let h: Harness;
 let pseudo: Harness;

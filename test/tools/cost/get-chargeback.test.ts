@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compareDecimals, sumDecimals } from '../../../src/domain/numbers.js';
 import type { Harness, ToolAnswer } from '../../helpers/mcp.js';
-import { teamHarness, type TeamHarness } from '../../helpers/team-harness.js';
+import { teamHarness, type TeamHarness } from '../../helpers/org/team-harness.js';
 
 const OCTOBER = { start_date: '2026-10-01', end_date: '2026-10-31' };
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Harness } from '../../helpers/mcp.js';
-import { teamHarness } from '../../helpers/team-harness.js';
+import { teamHarness } from '../../helpers/org/team-harness.js';
 
 let h: Harness;
 let single: Harness;

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { orgChartCsv } from '../../src/simulator/data/org-chart-csv.js';
-import { startSimulator, type Simulator, type SimulatorOptions } from '../../src/simulator/index.js';
-import { harness, type Harness, type HarnessOptions } from './mcp.js';
-import { NOW } from './sim.js';
+import { orgChartCsv } from '../../../src/simulator/data/org-chart-csv.js';
+import { startSimulator, type Simulator, type SimulatorOptions } from '../../../src/simulator/index.js';
+import { harness, type Harness, type HarnessOptions } from '../mcp.js';
+import { NOW } from '../sim.js';
 
 /** What the tests of answers by team share: one simulator, a scratch folder for directory files, and servers. */
 export interface TeamHarness {
