@@ -1,4 +1,7 @@
 import type { Config } from '../config/config.js';
+import type { OrgDirectory } from '../directory/org-view.js';
+import type { QueueOptions } from '../history/store/outbox/outbox-queue.js';
+import { formatDay } from '../util/utc-date.js';
 import type { AlertCandidate } from '../domain/alerts.js';
 import type { RuntimeHistory } from '../history/serving/runtime-history.js';
 import type { Anomaly } from '../insights/anomaly-find.js';
@@ -27,6 +30,8 @@ export interface AlertingTarget {
   secrets?: Array<string | undefined>;
   /** The destinations; by default those of --alerts-file (none without it: nothing is decided). */
   destinations?: readonly Destination[];
+  /** The organization's directory: a destination's `teams` take the alerts of their members (none without it). */
+  org?: OrgDirectory;
 }
 
 const loaded = new WeakMap<Config, readonly Destination[]>();
@@ -114,13 +119,21 @@ export async function decideAfterFailure(target: AlertingTarget, failure: SyncFa
   return redacted(target, [syncFailedCandidate(failure, days), ...(stale ? [stale] : [])]);
 }
 
+/** Who is in which teams as of the latest published day, as the directory says; none without a directory. */
+async function teamsOf(target: AlertingTarget): Promise<QueueOptions['inTeams']> {
+  const day = formatDay(target.client.days().published);
+  const view = await target.org?.over(day, day);
+  return view && ((identity, teams) => view.directory.inTeams(identity, day, teams));
+}
+
 /** Queues the alerts decided, in one transaction (a dedup key a destination holds already is skipped); the count. */
 async function queue(target: AlertingTarget, decide: () => Promise<AlertCandidate[]>): Promise<number> {
   try {
     const destinations = destinationsFor(target);
     if (destinations.length === 0) return 0;
     const candidates = await decide();
-    const queued = await queueAlerts(target.history.source.store, candidates, destinations);
+    const inTeams = destinations.some((d) => d.teams) ? await teamsOf(target) : undefined;
+    const queued = await queueAlerts(target.history.source.store, candidates, destinations, { inTeams });
     if (queued.length) target.log.info('alerts queued', { alerts: queued.length, decided: candidates.length });
     return queued.length;
   } catch (error) {

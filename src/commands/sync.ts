@@ -140,8 +140,8 @@ export async function syncCommandBody(
   const started = Date.now();
   const settings = runtime.config.demo ? { ...runtime.config, ...DEMO_SYNC } : runtime.config;
   let fresh: Anomaly[] = [];
-  const { client, config, log, pii, secrets } = runtime;
-  const alerting: AlertingTarget = { client, config, log, history, pii, secrets };
+  const { client, config, log, pii, secrets, org } = runtime;
+  const alerting: AlertingTarget = { client, config, log, history, pii, secrets, org };
   // A bad alerts file is refused before the sync starts, naming its problems.
   destinationsFor(alerting);
   let queued = 0;

@@ -7,9 +7,9 @@ import { DailyScheduler, type WarmClock } from './daily-schedule.js';
 import type { Anomaly } from '../insights/anomaly-find.js';
 import { deliverQueued, queueAfterFailure, queueAfterSync, type AlertingTarget } from '../alerts/after-sync.js';
 
-/** `pii` and `secrets`: the runtime's, for what alerts carry; `destinations`: by default --alerts-file's. */
+/** `pii`, `secrets` and `org`: the runtime's, for what alerts carry and who gets them; `destinations`: by default --alerts-file's. */
 export type SyncTarget = Pick<Runtime, 'client' | 'config' | 'log'> &
-  Partial<Pick<Runtime, 'pii' | 'secrets'>> &
+  Partial<Pick<Runtime, 'pii' | 'secrets' | 'org'>> &
   Pick<AlertingTarget, 'destinations'> & { history: RuntimeHistory };
 
 /** One sync in the background; a failure is logged, never thrown. */

@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queueAfterSync } from '../../src/alerts/after-sync.js';
 import { syncCommandBody } from '../../src/commands/sync.js';
+import { DirectoryState } from '../../src/directory/directory-state.js';
+import { orgDirectory } from '../../src/history/serving/org-directory.js';
+import { recentAlerts } from '../../src/history/store/outbox/outbox-read.js';
 import { configSchema } from '../../src/config/config.js';
 import { attachHistory, type RuntimeHistory } from '../../src/history/serving/runtime-history.js';
 import { ALERTS_URI } from '../../src/mcp/resources/alerts-resource.js';
@@ -163,6 +167,33 @@ describe('alerts after a sync, delivered to a real receiver', () => {
     } finally {
       await client.close();
       await server.close();
+    }
+  });
+
+  it("a destination's teams take the alerts of their members, as the directory says", async () => {
+    const file = join(dir, 'org.csv');
+    writeFileSync(file, `user_email,team\n${crosser.email},Finance/FinOps\n`);
+    const state = new DirectoryState(h.deps.log);
+    state.load(file);
+    const org = orgDirectory(state, undefined, { minGroupSize: 1, log: h.deps.log });
+    const finops = {
+      ...({ name: 'finops', kind: 'webhook', url: new URL(hook.url), secret: WEBHOOK_SECRET } as const),
+      ...{ events: ['budget.threshold'], teams: ['Finance'] },
+    };
+    const target = { client: h.upstream, config: h.deps.config, log: h.deps.log, history: cron };
+    try {
+      expect(await queueAfterSync({ ...target, destinations: [finops], org }, [], new AbortController().signal)).toBe(
+        1,
+      );
+      // Once queued, the key is held: the next sync queues nothing for it.
+      expect(await queueAfterSync({ ...target, destinations: [finops] }, [], new AbortController().signal)).toBe(0);
+      const recent = await recentAlerts(cron.source.store);
+      // Others crossed thresholds too (the hook, with no filter, has theirs): the team's destination has its member's.
+      expect(recent.filter((a) => a.destination === 'hook' && a.type === 'budget.threshold').length).toBeGreaterThan(1);
+      const queued = recent.filter((a) => a.destination === 'finops');
+      expect(queued.map((a) => a.dedupKey)).toEqual([`budget.threshold:u:${crosser.email}:100:2026-11`]);
+    } finally {
+      state.close();
     }
   });
 
