@@ -2,7 +2,7 @@ import type { Config } from '../config/config.js';
 import type { OrgDirectory } from '../directory/org-view.js';
 import type { QueueOptions } from '../history/store/outbox/outbox-queue.js';
 import { formatDay } from '../util/utc-date.js';
-import type { AlertCandidate } from '../domain/alerts.js';
+import type { AlertCandidate, AlertType } from '../domain/alerts.js';
 import type { RuntimeHistory } from '../history/serving/runtime-history.js';
 import type { Anomaly } from '../insights/anomaly-find.js';
 import type { Logger } from '../logger.js';
@@ -92,7 +92,8 @@ function redacted(target: AlertingTarget, candidates: AlertCandidate[]): AlertCa
 
 /**
  * After a sync that stored everything: the anomalies it published, the budgets crossed, Monday's inactive seats,
- * and whether the store still lags. `fresh`: what publishAnomalies returned.
+ * and whether the store still lags; only the kinds a destination wants (every kind without destinations).
+ * `fresh`: what publishAnomalies returned.
  */
 export async function decideAfterSync(
   target: AlertingTarget,
@@ -100,10 +101,14 @@ export async function decideAfterSync(
   signal: AbortSignal,
 ): Promise<AlertCandidate[]> {
   const ctx = readContext(target, signal);
+  // What no destination wants is not read (each budget read asks the upstream).
+  const destinations = destinationsFor(target);
+  const wanted = (type: AlertType) =>
+    destinations.length === 0 || destinations.some((d) => d.events.includes('*') || d.events.includes(type));
   const decided = [
-    anomalyCandidates(fresh),
-    (await attempt(target, 'budget', () => budgetCandidates(ctx))) ?? [],
-    [await attempt(target, 'inactive seats', () => inactiveCandidate(ctx))],
+    wanted('anomaly.detected') ? anomalyCandidates(fresh) : [],
+    (wanted('budget.threshold') && (await attempt(target, 'budget', () => budgetCandidates(ctx)))) || [],
+    [wanted('seats.inactive') ? await attempt(target, 'inactive seats', () => inactiveCandidate(ctx)) : undefined],
     [await attempt(target, 'stale data', () => staleCandidate(target.history.source.store, target.client.days()))],
   ];
   return redacted(

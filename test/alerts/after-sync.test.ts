@@ -197,6 +197,19 @@ describe('alerts after a sync, delivered to a real receiver', () => {
     }
   });
 
+  it('what no destination wants is not read: no budget overrides asked for a destination of stale data', async () => {
+    const stale = { name: 'stale', kind: 'slack', url: new URL(hook.url), events: ['data.stale'] } as const;
+    const target = { client: h.upstream, config: h.deps.config, log: h.deps.log, history: cron };
+    const before = h.sim.requests().length;
+    expect(await queueAfterSync({ ...target, destinations: [stale] }, [], new AbortController().signal)).toBe(0);
+    expect(
+      h.sim
+        .requests()
+        .slice(before)
+        .map((r) => r.path),
+    ).toEqual([]);
+  });
+
   it('a --sync server alerts after its sync too, with --pii pseudonymous applied to what the alerts carry', async () => {
     const history = await store('server.sqlite');
     const config = configSchema.parse({
