@@ -5,7 +5,14 @@ import { syncOnce } from '../history/sync/sync-run.js';
 import { publishAnomalies } from '../insights/anomaly-feed.js';
 import { DailyScheduler, type WarmClock } from './daily-schedule.js';
 import type { Anomaly } from '../insights/anomaly-find.js';
-import { deliverQueued, queueAfterFailure, queueAfterSync, type AlertingTarget } from '../alerts/after-sync.js';
+import {
+  deliverQueued,
+  destinationsFor,
+  queueAfterFailure,
+  queueAfterSync,
+  type AlertingTarget,
+} from '../alerts/after-sync.js';
+import { startDeliveryLoop, type DeliveryLoop } from '../alerts/delivery-loop.js';
 
 /** `pii`, `secrets` and `org`: the runtime's, for what alerts carry and who gets them; `destinations`: by default --alerts-file's. */
 export type SyncTarget = Pick<Runtime, 'client' | 'config' | 'log'> &
@@ -59,7 +66,26 @@ async function syncInBackground(target: SyncTarget, signal: AbortSignal): Promis
  * requests go at background priority, within --sync-share of each rate.
  */
 export class SyncScheduler extends DailyScheduler<SyncTarget> {
+  private delivery: DeliveryLoop | undefined;
+
   constructor(clock?: WarmClock, random?: () => number) {
     super({ run: syncInBackground, atStart: true, atLeastEveryMs: CREDIT_REFRESH_MS }, clock, random);
+  }
+
+  /**
+   * Between syncs, the outbox is delivered every 10 s: a retry comes within 30 s, and what a killed process left
+   * goes at start. A bad alerts file throws here, refusing the server's start.
+   */
+  override start(target: SyncTarget): Promise<void> {
+    const destinations = destinationsFor(target);
+    if (destinations.length && !this.delivery)
+      this.delivery = startDeliveryLoop(target.history.source.store, destinations, { log: target.log });
+    return super.start(target);
+  }
+
+  override async stop(): Promise<void> {
+    await super.stop();
+    await this.delivery?.stop();
+    this.delivery = undefined;
   }
 }
