@@ -1,4 +1,4 @@
-import { parseGroupBy } from '../directory/group-by.js';
+import type { GroupBy } from '../directory/group-by.js';
 import type { OrgView } from '../directory/org-view.js';
 import { CHARGEBACK_COLUMNS, type DerivedShape } from '../export/columns.js';
 import { chargebackLines } from '../insights/chargeback-lines.js';
@@ -9,8 +9,7 @@ import type { CostPoint } from '../upstream/endpoints/cost-analytics.js';
  * `export --what chargeback`: get_chargeback's lines from the stored cost by day, each person's cost in their
  * primary group of that day; with `fold`, groups under the minimum size folded as in pseudonymous answers.
  */
-export function chargebackExport(view: OrgView, by: string, fold: number | undefined): DerivedShape {
-  const grouping = parseGroupBy(by, view.directory.attributeNames);
+export function chargebackExport(view: OrgView, grouping: GroupBy, fold: number | undefined): DerivedShape {
   return {
     dataset: 'cost-by-day',
     columns: CHARGEBACK_COLUMNS,

@@ -4,12 +4,11 @@ import type { Writable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import { parseExportArgs, type ExportArgs } from '../export/export-args.js';
 import { runExport, type ExportOut } from '../export/export-run.js';
-import { EXIT_FAILURE } from '../config/cli-options.js';
-import { formatDay } from '../util/utc-date.js';
 import { runOneShot, type OneShot } from './command-opening.js';
-import { chargebackExport } from './export-chargeback.js';
+import { exportShape } from './export-shape.js';
 
 export const EXPORT_HELP = `Usage: org-analytics-mcp export --from YYYY-MM-DD --to YYYY-MM-DD --what WHAT --format FORMAT
+                             [--group-by GROUPING [--granularity day|total]] [--teams T1,T2]
                              [--out FILE] [--pii pseudonymous] [server options]
 
 Writes the days the history store holds (fill it with org-analytics-mcp sync) for spreadsheets and BI,
@@ -22,6 +21,18 @@ failed, 2 on a usage error, 130 when interrupted (FILE is then left as it was).
   --what WHAT            user-activity | credits | cost | chargeback (billed USD and credits per month
                          and group, each person in their primary group that day; needs --directory)
   --by GROUPING          chargeback's groups: cost_center (default), team, team:N or a directory column
+  --group-by GROUPING    user-activity, credits, cost: one row per day and group instead of per identity
+                         (team, team:N for its first N levels, or a directory column; needs --directory):
+                         date, group, members (identities counted), then the figures summed exactly;
+                         each identity in its groups of that day, someone in two teams in each, people
+                         the directory does not place in (unassigned), cost of no person in (no person);
+                         each day ends with a (total) row counting each identity once (of --teams, if
+                         given): leave it out when summing groups, which add up to it when no one is in
+                         two groups; with --pii pseudonymous, groups under --min-group-size fold
+  --granularity WHEN     day (default): rows per day and group; total: one row per group over the range
+                         (start_date, end_date; members counted once over the range)
+  --teams T1,T2          only identities in these teams or below them, on each day (needs --directory);
+                         without --group-by, their rows per identity
   --format FORMAT        csv (RFC 4180, with a header row) | parquet
   --out FILE             write to FILE instead of standard output
   --history WHERE        the store: auto, a file path, or a postgres:// URL (as for sync)
@@ -58,26 +69,11 @@ export async function runExportCommand(
     argv,
     env,
     async ({ args, runtime, history, say, signal }) => {
-      const ioOut = {
-        days: runtime.client.days(),
-        masks: { email: (e: string) => runtime.pii.email(e), text: (t: string) => runtime.pii.text(t) },
-        say,
-        open: () => openOut(args, io.stdout),
-        signal,
-      };
-      if (args.what !== 'chargeback') return runExport(history.source.store, args, ioOut);
-      const view = await runtime.org?.over(formatDay(args.from), formatDay(args.to));
-      if (!view) {
-        const refused = runtime.orgState?.problem;
-        say(
-          refused
-            ? `--what chargeback: the directory was refused, so no group can be given: ${refused}`
-            : '--what chargeback needs a directory: add --directory FILE (a CSV of user_email, team, cost_center…)',
-        );
-        return EXIT_FAILURE;
-      }
-      const fold = runtime.config.pii === 'pseudonymous' ? runtime.org!.minGroupSize : undefined;
-      return runExport(history.source.store, args, ioOut, chargebackExport(view, args.by ?? 'cost_center', fold));
+      const masks = { email: (e: string) => runtime.pii.email(e), text: (t: string) => runtime.pii.text(t) };
+      const shape = await exportShape(args, runtime, masks, say);
+      if (typeof shape === 'number') return shape;
+      const ioOut = { days: runtime.client.days(), masks, say, open: () => openOut(args, io.stdout), signal };
+      return runExport(history.source.store, args, ioOut, shape);
     },
     { write: io.say, stop },
   );

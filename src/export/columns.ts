@@ -30,11 +30,14 @@ export interface ExportShape {
   cells(date: string, record: Row, masks: Masks): ExportCell[];
 }
 
-/** An export derived from a dataset's stored days as a whole (chargeback lines): its rows once every day is read. */
+/**
+ * An export derived from a dataset's stored days: its rows once every day is read (chargeback lines), or as the
+ * days go (rows per group and day).
+ */
 export interface DerivedShape {
   dataset: string;
   columns: readonly Column[];
-  derive(days: AsyncIterable<{ date: string; rows: Row[] }>): Promise<ExportCell[][]>;
+  derive(days: AsyncIterable<{ date: string; rows: Row[] }>): Promise<ExportCell[][]> | AsyncIterable<ExportCell[]>;
 }
 
 /** The chargeback lines (get_chargeback's), one per month and group. */
@@ -73,8 +76,8 @@ const COST_GROUPS = [
   'expert_name',
 ] as const;
 /** The cost metrics in the order the API lists them; money and credits are decimals, the rest token counts. */
-const COST_METRICS = Object.keys(costMetricsSchema.shape) as (keyof typeof costMetricsSchema.shape)[];
-const DECIMALS = new Set([
+export const COST_METRICS = Object.keys(costMetricsSchema.shape) as (keyof typeof costMetricsSchema.shape)[];
+export const DECIMALS = new Set([
   'billed_amount_usd',
   'estimated_customer_cost_usd',
   'base_cost_usd',

@@ -86,7 +86,7 @@ export async function runExport(
   return 0;
 }
 
-/** The rows to write: each stored record's cells, one day in memory at once; or what the days derive as a whole. */
+/** The rows to write: each stored record's cells, one day in memory at once; or what the days derive. */
 async function* cellsOf(
   shape: ExportShape | DerivedShape,
   days: AsyncIterable<{ date: string; rows: Record<string, unknown>[] }>,

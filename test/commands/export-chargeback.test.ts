@@ -1,10 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runExportCommand } from '../../src/commands/export.js';
 import { compareDecimals, sumDecimals } from '../../src/domain/numbers.js';
 import type { DirectorySnapshot } from '../../src/directory/directory-row.js';
 import { parseIsoDay } from '../../src/util/utc-date.js';
@@ -12,6 +9,7 @@ import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { storedHarness, type StoredHarness } from '../helpers/history.js';
 import { parseCsv } from '../helpers/parse-csv.js';
 import { NOW } from '../helpers/sim.js';
+import { exportInProcess, readParquet } from './export-command.js';
 
 const OCTOBER = ['--from', '2026-10-01', '--to', '2026-10-31', '--what', 'chargeback'];
 type Line = { group: string; month: string; billed_amount_usd: string; credits?: string; members: number };
@@ -42,18 +40,8 @@ describe('org-analytics-mcp export --what chargeback, from the stored cost by da
     source: { kind: 'file', name: directory, loadedAt: NOW },
   });
 
-  async function exported(argv: string[]) {
-    const stdout = new PassThrough();
-    const chunks: Buffer[] = [];
-    stdout.on('data', (c: Buffer) => chunks.push(c));
-    const said: string[] = [];
-    const code = await runExportCommand(
-      [...argv, '--history', h.where, '--api-token', sim.token, '--base-url', sim.url],
-      { ANALYTICS_CACHE_DIR: 'none' },
-      { stdout, say: (line) => said.push(line) },
-    );
-    return { code, out: Buffer.concat(chunks).toString('utf8'), said: said.join('\n') };
-  }
+  const exported = (argv: string[]) =>
+    exportInProcess([...argv, '--history', h.where, '--api-token', sim.token, '--base-url', sim.url]);
 
   it("writes get_chargeback's lines as CSV and as Parquet, exactly", async () => {
     const answer = await h.call('get_chargeback', { start_month: '2026-10', by: 'team:1' });
@@ -87,10 +75,7 @@ describe('org-analytics-mcp export --what chargeback, from the stored cost by da
       directory,
     ]);
     expect(parquet.code, parquet.said).toBe(0);
-    const buffer = readFileSync(file);
-    const read = await parquetReadObjects({
-      file: buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength),
-    });
+    const read = await readParquet(file);
     expect(read.map((r) => [r.month, r.group, r.billed_amount_usd, r.credits_consumed, String(r.members)])).toEqual(
       want,
     );
@@ -131,22 +116,16 @@ describe('org-analytics-mcp export --what chargeback, from the stored cost by da
       await store.recordDirectory(version(mover, 'Eng'), parseIsoDay('2026-10-15')!);
       const file = join(dir, 'moved.csv');
       writeFileSync(file, `user_email,team\n${mover},Eng\n`);
-      const stdout = new PassThrough();
-      const chunks: Buffer[] = [];
-      stdout.on('data', (c: Buffer) => chunks.push(c));
-      const said: string[] = [];
-      const code = await runExportCommand(
+      const { code, out, said } = await exportInProcess(
         [...OCTOBER, '--format', 'csv', '--by', 'team', '--directory', file, '--history', own.where].concat([
           '--api-token',
           sim.token,
           '--base-url',
           sim.url,
         ]),
-        { ANALYTICS_CACHE_DIR: 'none' },
-        { stdout, say: (line) => said.push(line) },
       );
-      expect(code, said.join('\n')).toBe(0);
-      const [, ...rows] = parseCsv(Buffer.concat(chunks).toString('utf8'));
+      expect(code, said).toBe(0);
+      const [, ...rows] = parseCsv(out);
       const line = (group: string) => rows.find((r) => r[1] === group)!;
       expect(
         compareDecimals(

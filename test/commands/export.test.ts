@@ -1,23 +1,18 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { fileURLToPath } from 'node:url';
-import { parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { METRIC_FIELDS } from '../../src/contract/metrics.js';
 import { HELP } from '../../src/config/config.js';
-import { runExportCommand } from '../../src/commands/export.js';
 import type { HistoryStore } from '../../src/history/store/history-store.js';
 import { startSimulator, type Simulator } from '../../src/simulator/index.js';
 import { formatDay, parseIsoDay } from '../../src/util/utc-date.js';
 import { storedHarness, type StoredHarness } from '../helpers/history.js';
 import { NOW } from '../helpers/sim.js';
 import { parseCsv } from '../helpers/parse-csv.js';
+import { exportBinary, exportInProcess, readParquet } from './export-command.js';
 
 // Needs `npm run build` first: part of these run the built `org-analytics-mcp export`.
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 type Row = Record<string, any>;
 const str = (v: unknown) => (v === undefined || v === null ? '' : String(v));
@@ -132,35 +127,10 @@ describe('org-analytics-mcp export, from a store the sync filled (SQLite, simula
   const server = () => ['--history', path, '--api-token', sim.token, '--base-url', sim.url];
 
   /** The command in this process: its exit code, what it wrote, and what it said. */
-  async function inProcess(argv: string[]) {
-    const stdout = new PassThrough();
-    const chunks: Buffer[] = [];
-    stdout.on('data', (c: Buffer) => chunks.push(c));
-    const said: string[] = [];
-    const code = await runExportCommand(
-      [...argv, ...server()],
-      { ANALYTICS_CACHE_DIR: 'none' },
-      {
-        stdout,
-        say: (line) => said.push(line),
-      },
-    );
-    return { code, out: Buffer.concat(chunks).toString('utf8'), said: said.join('\n') };
-  }
+  const inProcess = (argv: string[]) => exportInProcess([...argv, ...server()]);
 
   /** The built binary, as a person or cron runs it. */
-  const binary = (argv: string[]) =>
-    new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, 'export', ...argv, ...server()], {
-        env: { PATH: process.env.PATH ?? '', ANALYTICS_CACHE_DIR: 'none' },
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', reject);
-      child.on('close', (status) => resolve({ status, stdout, stderr }));
-    });
+  const binary = (argv: string[]) => exportBinary([...argv, ...server()]);
 
   it.each(['user-activity', 'credits', 'cost'] as const)(
     'writes %s as CSV: the header, then every stored record of every day, values exact',
@@ -242,10 +212,7 @@ describe('org-analytics-mcp export, from a store the sync filled (SQLite, simula
     expect([csv.status, parquet.status]).toEqual([0, 0]);
     expect(parquet.stdout).toBe('');
     const [header, ...rows] = parseCsv(csv.stdout);
-    const bytes = readFileSync(file);
-    const read = (await parquetReadObjects({
-      file: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength),
-    })) as Row[];
+    const read = (await readParquet(file)) as Row[];
     expect(read.length).toBe(rows.length);
     expect(typeof read[0]!.input_tokens).toBe('bigint');
     expect(read.map((r) => header!.map((h) => str(r[h])))).toEqual(rows);
