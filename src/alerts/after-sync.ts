@@ -159,12 +159,19 @@ export function queueAfterFailure(target: AlertingTarget, failure: SyncFailure) 
   return queue(target, () => decideAfterFailure(target, failure));
 }
 
-/** Delivers what is due of the outbox (this sync's alerts, and earlier ones whose retry is due); never throws. */
-export async function deliverQueued(target: AlertingTarget, signal: AbortSignal): Promise<DeliveryReport | undefined> {
+/**
+ * Delivers what is due of the outbox (this sync's alerts, and earlier ones whose retry is due); never throws.
+ * `lingerMs`: a process about to exit (the sync command) waits that long for retries falling due.
+ */
+export async function deliverQueued(
+  target: AlertingTarget,
+  signal: AbortSignal,
+  lingerMs = 0,
+): Promise<DeliveryReport | undefined> {
   try {
     const destinations = destinationsFor(target);
     if (destinations.length === 0) return undefined;
-    return await deliverDue(target.history.source.store, destinations, { log: target.log, signal });
+    return await deliverDue(target.history.source.store, destinations, { log: target.log, signal, lingerMs });
   } catch (error) {
     target.log.warn('could not deliver alerts; the next sync or `alerts deliver` tries again', {
       error: error instanceof Error ? error.message : String(error),

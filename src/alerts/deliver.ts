@@ -4,6 +4,8 @@ import type { Logger } from '../logger.js';
 import type { HistoryStore } from '../history/store/history-store.js';
 import {
   claimDue,
+  nextDue,
+  pruneOutbox,
   queuedIds,
   releaseDeadClaims,
   settle,
@@ -25,6 +27,11 @@ export interface DeliverOptions {
   batch?: number;
   concurrency?: number;
   signal?: AbortSignal;
+  /**
+   * A process about to exit (`sync` from cron): waits for retries due within this long and tries them, so that a
+   * receiver's brief failure is retried within 30 s there too. A server's loop needs none.
+   */
+  lingerMs?: number;
   /** Each message's outcome, as it settles. */
   onOutcome?: (outcome: DeliveryOutcome) => void;
 }
@@ -54,6 +61,21 @@ const alive = (pid: number) => {
   }
 };
 
+/** Settled rows are kept 90 days (dedup keys name at most a month), pruned at most hourly by each process. */
+const KEEP_MS = 90 * 86_400_000;
+let prunedAt = 0;
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+
 /** Runs `work` on each item, at most `n` at a time. */
 async function inParallel<T>(items: readonly T[], n: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
@@ -80,7 +102,12 @@ export async function deliverDue(
   if (names.length === 0) return report;
   const batch = opts.batch ?? 100;
   const leaseMs = opts.leaseMs ?? 120_000;
-  await releaseDeadClaims(store, hostname(), Date.now(), alive);
+  const started = Date.now();
+  await releaseDeadClaims(store, hostname(), started, alive);
+  if (started - prunedAt > 3600_000) {
+    prunedAt = started;
+    await pruneOutbox(store, started - KEEP_MS);
+  }
   // `all`: the rows queued now, once each; else what is due until nothing is (a retry waits its backoff).
   const pending = opts.all ? await queuedIds(store, names) : undefined;
   const claimNext = (): Promise<OutboxAlert[]> => {
@@ -92,7 +119,13 @@ export async function deliverDue(
   for (;;) {
     if (opts.signal?.aborted) break;
     const rows = await claimNext();
-    if (rows.length === 0 && !pending?.length) break;
+    if (rows.length === 0 && !pending?.length) {
+      const next = opts.lingerMs ? await nextDue(store, names) : undefined;
+      if (next === undefined || next > started + opts.lingerMs!) break;
+      // At least a second: a row due but leased to another process is not ours to spin on.
+      await sleep(Math.max(1000, next - Date.now()), opts.signal);
+      continue;
+    }
     const units = unitsOf(rows, byName);
     await inParallel(units, opts.concurrency ?? 8, (unit) => deliverUnit(store, unit, opts, report));
   }

@@ -166,7 +166,8 @@ export async function syncCommandBody(
     throw error;
   });
   if (outcome.ran && outcome.result.failed.length) queued += await queueAfterFailure(alerting, outcome.result);
-  const delivery = await deliverQueued(alerting, signal);
+  // The process exits next: a receiver's brief failure is retried here, within 30 s, rather than at the next sync.
+  const delivery = await deliverQueued(alerting, signal, 30_000);
   if (queued || delivery?.delivered || delivery?.retried || delivery?.failed)
     say(
       `alerts: ${queued} queued; ${delivery?.delivered ?? 0} delivered, ${delivery?.retried ?? 0} to retry, ${delivery?.failed ?? 0} refused`,

@@ -101,6 +101,21 @@ describe('delivering the outbox to a webhook that verifies signatures (SQLite)',
     expect(hook.received).toHaveLength(4);
   });
 
+  it('a process about to exit lingers for retries due within lingerMs, and no longer', async () => {
+    await queueAlerts(store, [budget('la@x.example')], [webhook(hook)]);
+    hook.script.push(503);
+    const report = await deliverDue(store, [webhook(hook)], { log, backoff: { baseMs: 200 }, lingerMs: 30_000 });
+    expect(report).toEqual({ delivered: 1, retried: 1, failed: 0 });
+    expect(hook.received).toHaveLength(2);
+    await queueAlerts(store, [budget('lb@x.example')], [webhook(hook)]);
+    hook.script.push(503);
+    const started = Date.now();
+    const alone = await deliverDue(store, [webhook(hook)], { log, backoff: { baseMs: 60_000 }, lingerMs: 30_000 });
+    expect(alone).toEqual({ delivered: 0, retried: 1, failed: 0 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await deliverDue(store, [webhook(hook)], { log, all: true })).toMatchObject({ delivered: 1 });
+  });
+
   it('a 4xx other than 408 and 429 is final, logged with the first 200 characters of the answer', async () => {
     await queueAlerts(store, [budget('cy@x.example')], [webhook(hook)]);
     hook.script.push([410, `gone: ${'x'.repeat(300)}`]);
@@ -128,7 +143,7 @@ describe('delivering the outbox to a webhook that verifies signatures (SQLite)',
     await queueAlerts(store, [budget('di@x.example')], [webhook(hook)], { now: longAgo });
     hook.script.push(503);
     expect(await deliverDue(store, [webhook(hook)], { log })).toEqual({ delivered: 0, retried: 0, failed: 1 });
-    expect((await recentAlerts(store, 5)).find((r) => r.dedupKey.includes('di@'))!.lastError).toMatch(
+    expect((await recentAlerts(store)).find((r) => r.dedupKey.includes('di@'))!.lastError).toMatch(
       /^gave up after 24 h: 503/,
     );
   });

@@ -116,3 +116,28 @@ export async function queuedIds(store: HistoryStore, destinations: readonly stri
     .execute();
   return rows.map((r) => r.id);
 }
+
+/** When the next queued row of these destinations is due (epoch ms), or undefined when none is queued. */
+export async function nextDue(store: HistoryStore, destinations: readonly string[]): Promise<number | undefined> {
+  if (destinations.length === 0) return undefined;
+  const row = await store.db
+    .selectFrom('alerts_outbox')
+    .select(({ fn }) => fn.min('next_attempt_at').as('next'))
+    .where('state', '=', 'queued')
+    .where('destination', 'in', destinations)
+    .executeTakeFirst();
+  return row?.next === null || row?.next === undefined ? undefined : Number(row.next);
+}
+
+/**
+ * Drops settled rows (delivered or failed) decided before `before`: the outbox keeps what dedup keys need (a day,
+ * a week, a month) and alerts://recent shows, not every alert ever sent.
+ */
+export async function pruneOutbox(store: HistoryStore, before: number): Promise<number> {
+  const dropped = await store.db
+    .deleteFrom('alerts_outbox')
+    .where('state', 'in', ['delivered', 'failed'])
+    .where('created_at', '<', before)
+    .executeTakeFirst();
+  return Number(dropped.numDeletedRows);
+}

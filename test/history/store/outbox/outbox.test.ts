@@ -2,7 +2,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AlertCandidate } from '../../../../src/domain/alerts.js';
 import type { AlertFilter } from '../../../../src/config/options-alerts.js';
 import type { HistoryStore } from '../../../../src/history/store/history-store.js';
-import { claimDue, releaseDeadClaims, settle } from '../../../../src/history/store/outbox/outbox-claim.js';
+import {
+  claimDue,
+  nextDue,
+  pruneOutbox,
+  releaseDeadClaims,
+  settle,
+} from '../../../../src/history/store/outbox/outbox-claim.js';
 import { queueAlerts } from '../../../../src/history/store/outbox/outbox-queue.js';
 import { outboxStatus, recentAlerts } from '../../../../src/history/store/outbox/outbox-read.js';
 import { testStore, type TestStore } from '../../../helpers/alerts/stores.js';
@@ -104,5 +110,17 @@ describe.each(['sqlite', 'postgres'] as const)('the alerts outbox on %s', (engin
     expect(status.reduce((n, s) => n + s.queued + s.delivered + s.failed, 0)).toBe(9);
     expect(status.reduce((n, s) => n + s.delivered, 0)).toBe(1);
     expect(status.reduce((n, s) => n + s.failed, 0)).toBe(1);
+  });
+
+  it('knows when the next queued row is due, and prunes settled rows decided before a time', async () => {
+    expect(await nextDue(store, ['nowhere'])).toBeUndefined();
+    const next = await nextDue(store, ['all', 'ana', 'big', 'team']);
+    const queued = (await recentAlerts(store)).filter((r) => r.state === 'queued');
+    expect(next).toBe(Math.min(...queued.map((r) => r.nextAttemptAt)));
+    // Everything here was decided at T0 or just after: a cutoff before T0 + 1 s drops the settled rows of T0.
+    const settled = (await recentAlerts(store)).filter((r) => r.state !== 'queued' && r.createdAt < T0 + 1000);
+    expect(await pruneOutbox(store, T0 + 1000)).toBe(settled.length);
+    expect((await recentAlerts(store)).some((r) => r.state !== 'queued' && r.createdAt < T0 + 1000)).toBe(false);
+    expect((await recentAlerts(store)).filter((r) => r.state === 'queued')).toHaveLength(queued.length);
   });
 });
