@@ -1,14 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { METRIC_FIELDS } from '../../src/contract/metrics.js';
-import { startSimulator, type Simulator } from '../../src/simulator/index.js';
-import { exportBinary, exportInProcess, readParquet } from './export-command.js';
 import { storedHarness, type StoredHarness } from '../helpers/history.js';
 import { decimal, exactSum, writeOrgFile } from '../helpers/org/org-files.js';
+import { teamHarness } from '../helpers/org/team-harness.js';
 import { parseCsv } from '../helpers/parse-csv.js';
-import { NOW } from '../helpers/sim.js';
+import { exportBinary, exportInProcess, readParquet } from './export-command.js';
 
 const DAYS = ['--from', '2026-11-01', '--to', '2026-11-10'];
 const MOVE = '2026-11-05';
@@ -21,26 +18,22 @@ interface Setup {
 }
 
 describe('org-analytics-mcp export --group-by / --teams, from a store the sync filled', () => {
-  let sim: Simulator;
-  let dir: string;
   let single: Setup;
   let overlap: Setup;
-
-  beforeAll(async () => {
-    sim = await startSimulator({ users: 40, now: NOW, rateLimit: false, token: 'rw' });
-    dir = mkdtempSync(join(tmpdir(), 'export-groups-'));
-    const store = () => storedHarness({ historyDays: 21, historyMonths: 0 }, { simulator: sim });
-    single = { org: writeOrgFile(sim, dir, 'single.csv', { moveDay: MOVE }), store: await store() };
-    overlap = { org: writeOrgFile(sim, dir, 'overlap.csv', { moveDay: MOVE, overlap: true }), store: await store() };
-  }, 120_000);
+  const org = teamHarness('export-groups', { users: 40 }, async (t) => {
+    const store = () => storedHarness({ historyDays: 21, historyMonths: 0 }, { simulator: t.sim });
+    single = { org: writeOrgFile(t.sim, t.dir, 'single.csv', { moveDay: MOVE }), store: await store() };
+    overlap = {
+      org: writeOrgFile(t.sim, t.dir, 'overlap.csv', { moveDay: MOVE, overlap: true }),
+      store: await store(),
+    };
+  });
   afterAll(async () => {
     await single?.store.close();
     await overlap?.store.close();
-    await sim?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
-  const server = (s: Setup) => ['--history', s.store.where, '--api-token', sim.token, '--base-url', sim.url];
+  const server = (s: Setup) => ['--history', s.store.where, '--api-token', org.sim.token, '--base-url', org.sim.url];
   const run = (s: Setup, argv: string[], directory = true) =>
     exportInProcess([...DAYS, ...argv, ...(directory ? ['--directory', s.org.file] : []), ...server(s)]);
 
@@ -144,7 +137,7 @@ describe('org-analytics-mcp export --group-by / --teams, from a store the sync f
     const [header, ...want] = parseCsv(csv.out);
     expect(header).toEqual(['date', 'group', 'members', 'credits_consumed']);
     expect(new Set(want.map((r) => r[1]))).toEqual(new Set(['CC-Eng', 'CC-Sales', 'CC-M', '(unassigned)', '(total)']));
-    const file = join(dir, 'credits.parquet');
+    const file = join(org.dir, 'credits.parquet');
     const parquet = await run(single, [
       '--what',
       'credits',
