@@ -1,3 +1,5 @@
+import type { Dispatcher } from 'undici';
+import { usesProxy } from '../upstream/transport/http.js';
 import { VERSION } from '../version.js';
 
 /** What a receiver answered: its status and the start of its body (for a final refusal's log). */
@@ -15,6 +17,8 @@ export const DELIVERY_TIMEOUT_MS = 10_000;
 let undici: Promise<typeof import('undici')> | undefined;
 const loadUndici = () =>
   (undici ??= import('undici').then((m) => (m as unknown as { default?: typeof m }).default ?? m));
+/** Through HTTPS_PROXY / HTTP_PROXY (and past NO_PROXY) as the upstream's requests go, when they are set. */
+let proxy: Dispatcher | undefined;
 
 /**
  * POSTs JSON and reads at most a little of the answer. Redirects are not followed (undici's request does not):
@@ -26,8 +30,10 @@ export async function postJson(
   headers: Record<string, string>,
   timeoutMs = DELIVERY_TIMEOUT_MS,
 ): Promise<Answer> {
-  const { request } = await loadUndici();
+  const { request, EnvHttpProxyAgent } = await loadUndici();
+  if (usesProxy()) proxy ??= new EnvHttpProxyAgent();
   const res = await request(url, {
+    ...(proxy ? { dispatcher: proxy } : {}),
     method: 'POST',
     headers: { 'content-type': 'application/json', 'user-agent': `org-analytics-mcp/${VERSION}`, ...headers },
     body,
