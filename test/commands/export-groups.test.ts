@@ -7,7 +7,9 @@ import { teamHarness } from '../helpers/org/team-harness.js';
 import { parseCsv } from '../helpers/parse-csv.js';
 import { exportBinary, exportInProcess, readParquet } from './export-command.js';
 
-const DAYS = ['--from', '2026-11-01', '--to', '2026-11-10'];
+/** A command line written as one string: its words. */
+const argv = (line: string) => line.split(' ');
+const DAYS = argv('--from 2026-11-01 --to 2026-11-10');
 const MOVE = '2026-11-05';
 
 type Org = ReturnType<typeof writeOrgFile>;
@@ -60,7 +62,7 @@ describe('org-analytics-mcp export --group-by / --teams, from a store the sync f
 
   it('writes cost per day and team: each group exactly its people, (unassigned) and (no person) too, and a (total) they add up to', async () => {
     const persons = await people(single, 'cost');
-    const { code, out, said } = await run(single, ['--what', 'cost', '--group-by', 'team', '--format', 'csv']);
+    const { code, out, said } = await run(single, argv('--what cost --group-by team --format csv'));
     expect(code, said).toBe(0);
     const [header] = parseCsv(out);
     expect(header!.slice(0, 3)).toEqual(['date', 'group', 'members']);
@@ -101,16 +103,10 @@ describe('org-analytics-mcp export --group-by / --teams, from a store the sync f
 
   it('counts a person in two teams in each over the range, says so, and keeps the total counting them once', async () => {
     const persons = await people(overlap, 'user-activity');
-    const { code, out, said } = await run(overlap, [
-      '--what',
-      'user-activity',
-      '--group-by',
-      'team:1',
-      '--granularity',
-      'total',
-      '--format',
-      'csv',
-    ]);
+    const { code, out, said } = await run(
+      overlap,
+      argv('--what user-activity --group-by team:1 --granularity total --format csv'),
+    );
     expect(code, said).toBe(0);
     expect(said).toContain('counts in each');
     const [header] = parseCsv(out);
@@ -132,7 +128,7 @@ describe('org-analytics-mcp export --group-by / --teams, from a store the sync f
   });
 
   it('writes the same rows as Parquet as CSV, by a directory column', async () => {
-    const csv = await run(single, ['--what', 'credits', '--group-by', 'cost_center', '--format', 'csv']);
+    const csv = await run(single, argv('--what credits --group-by cost_center --format csv'));
     expect(csv.code, csv.said).toBe(0);
     const [header, ...want] = parseCsv(csv.out);
     expect(header).toEqual(['date', 'group', 'members', 'credits_consumed']);
@@ -156,22 +152,13 @@ describe('org-analytics-mcp export --group-by / --teams, from a store the sync f
   it('keeps only the teams asked for, per person or per group, and names a team no one was in', async () => {
     const persons = await people(single, 'credits');
     const inSales = (r: Record<string, string>) => teamsOf(single, r).some((t) => t.split('/')[0] === 'Sales');
-    const kept = await run(single, ['--what', 'credits', '--teams', 'sales', '--format', 'csv']);
+    const kept = await run(single, argv('--what credits --teams sales --format csv'));
     expect(kept.code, kept.said).toBe(0);
     const rows = records(kept.out);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows).toEqual(persons.filter(inSales));
 
-    const grouped = await run(single, [
-      '--what',
-      'credits',
-      '--group-by',
-      'team',
-      '--teams',
-      'Sales,Nowhere',
-      '--format',
-      'csv',
-    ]);
+    const grouped = await run(single, argv('--what credits --group-by team --teams Sales,Nowhere --format csv'));
     expect(grouped.code).toBe(0);
     expect(grouped.said).toContain("'Nowhere'");
     const groups = records(grouped.out);
@@ -181,20 +168,10 @@ describe('org-analytics-mcp export --group-by / --teams, from a store the sync f
   });
 
   it('folds groups under --min-group-size with --pii pseudonymous, and still adds up', async () => {
-    const { code, out, said } = await run(single, [
-      '--what',
-      'cost',
-      '--group-by',
-      'team',
-      '--granularity',
-      'total',
-      '--pii',
-      'pseudonymous',
-      '--min-group-size',
-      '5',
-      '--format',
-      'csv',
-    ]);
+    const { code, out, said } = await run(
+      single,
+      argv('--what cost --group-by team --granularity total --pii pseudonymous --min-group-size 5 --format csv'),
+    );
     expect(code, said).toBe(0);
     expect(out).not.toMatch(/@/);
     const rows = records(out);
@@ -207,23 +184,21 @@ describe('org-analytics-mcp export --group-by / --teams, from a store the sync f
   });
 
   it('says what is missing or unknown: no directory, an unknown column, flags that do not go together', async () => {
-    const none = await run(single, ['--what', 'cost', '--group-by', 'team', '--format', 'csv'], false);
+    const none = await run(single, argv('--what cost --group-by team --format csv'), false);
     expect(none.code).toBe(1);
     expect(none.said).toContain('--group-by needs a directory: add --directory FILE');
     expect(none.out).toBe('');
-    const teams = await run(single, ['--what', 'cost', '--teams', 'Sales', '--format', 'csv'], false);
+    const teams = await run(single, argv('--what cost --teams Sales --format csv'), false);
     expect(teams.said).toContain('--teams needs a directory');
-    await expect(run(single, ['--what', 'cost', '--group-by', 'division', '--format', 'csv'])).rejects.toThrow(
+    await expect(run(single, argv('--what cost --group-by division --format csv'))).rejects.toThrow(
       "--group-by 'division' is not known: use team, team:N (the first N levels) or one of the directory's columns: cost_center",
     );
-    await expect(run(single, ['--what', 'cost', '--by', 'team', '--format', 'csv'])).rejects.toThrow('--group-by');
-    await expect(run(single, ['--what', 'cost', '--granularity', 'total', '--format', 'csv'])).rejects.toThrow(
-      'add --group-by',
-    );
-    await expect(run(single, ['--what', 'chargeback', '--group-by', 'team', '--format', 'csv'])).rejects.toThrow(
+    await expect(run(single, argv('--what cost --by team --format csv'))).rejects.toThrow('--group-by');
+    await expect(run(single, argv('--what cost --granularity total --format csv'))).rejects.toThrow('add --group-by');
+    await expect(run(single, argv('--what chargeback --group-by team --format csv'))).rejects.toThrow(
       'groups with --by',
     );
-    await expect(run(single, ['--what', 'cost', '--group-by', 'team:0', '--format', 'csv'])).rejects.toThrow(
+    await expect(run(single, argv('--what cost --group-by team:0 --format csv'))).rejects.toThrow(
       'levels count from 1',
     );
   });
@@ -233,18 +208,8 @@ describe('org-analytics-mcp export --group-by / --teams, from a store the sync f
     expect(help.status).toBe(0);
     expect(help.stdout).toContain('--group-by GROUPING');
     expect(help.stdout).toContain('(total)');
-    const bad = await exportBinary([
-      ...DAYS,
-      '--what',
-      'cost',
-      '--format',
-      'csv',
-      '--group-by',
-      'division',
-      '--directory',
-      single.org.file,
-      ...server(single),
-    ]);
+    const line = argv('--what cost --format csv --group-by division --directory');
+    const bad = await exportBinary([...DAYS, ...line, single.org.file, ...server(single)]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("one of the directory's columns: cost_center");
     expect(bad.stdout).toBe('');
