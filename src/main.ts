@@ -31,6 +31,8 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
   const telemetry = await startTelemetry(env, config.transport === 'http' && !config.noMetrics);
   // Checked before anything starts, so that a bad list is a usage error, not a failure at 02:10.
   const warmItems = config.warm ? (await import('./warm/warm-list.js')).warmListOf(config.warmList) : undefined;
+  // So is the alerts file: its problems at start, whether or not this server syncs.
+  if (config.alertsFile) (await import('./alerts/destinations.js')).loadDestinations(config.alertsFile, env);
   const tenants = config.tenantsFile
     ? await (await import('./runtime/tenants.js')).tenantRuntimes(config, env)
     : undefined;

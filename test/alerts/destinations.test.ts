@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { destinationSecrets, loadDestinations, urlProblem } from '../../src/alerts/destinations.js';
 import { ConfigError } from '../../src/config/config.js';
@@ -105,4 +107,17 @@ describe('the alerts file, read and checked at start', () => {
     const message = refusal({ destinations: [{ ...HOOK, url: 'http://x.example.com' }] }, ENV);
     expect(message).not.toContain(WEBHOOK_SECRET);
   });
+
+  it("refuses the server's start, exit 2, whether or not it syncs", () => {
+    const file = fileOf({ destinations: [{ ...SLACK, url: 'http://hooks.example.com/x' }] });
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', '--alerts-file', file], {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      encoding: 'utf8',
+      timeout: 30_000,
+      input: '',
+      env: { PATH: process.env.PATH ?? '', ANALYTICS_API_TOKEN: 't', ANALYTICS_BASE_URL: 'http://127.0.0.1:9' },
+    });
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(/destinations\.0\.url must be https .*got http:\/\/hooks\.example\.com/);
+  }, 40_000);
 });
