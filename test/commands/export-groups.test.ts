@@ -134,16 +134,7 @@ describe('org-analytics-mcp export --group-by / --teams, from a store the sync f
     expect(header).toEqual(['date', 'group', 'members', 'credits_consumed']);
     expect(new Set(want.map((r) => r[1]))).toEqual(new Set(['CC-Eng', 'CC-Sales', 'CC-M', '(unassigned)', '(total)']));
     const file = join(org.dir, 'credits.parquet');
-    const parquet = await run(single, [
-      '--what',
-      'credits',
-      '--group-by',
-      'cost_center',
-      '--format',
-      'parquet',
-      '--out',
-      file,
-    ]);
+    const parquet = await run(single, [...argv('--what credits --group-by cost_center --format parquet --out'), file]);
     expect(parquet.code, parquet.said).toBe(0);
     const read = await readParquet(file);
     expect(read.map((r) => header!.map((h) => String(r[h])))).toEqual(want);
