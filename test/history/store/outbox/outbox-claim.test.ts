@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AlertCandidate } from '../../../../src/domain/alerts.js';
-import type { AlertFilter } from '../../../../src/config/options-alerts.js';
 import type { HistoryStore } from '../../../../src/history/store/history-store.js';
 import {
   claimDue,
@@ -12,27 +10,9 @@ import {
 import { queueAlerts } from '../../../../src/history/store/outbox/outbox-queue.js';
 import { outboxStatus, recentAlerts } from '../../../../src/history/store/outbox/outbox-read.js';
 import { testStore, type TestStore } from '../../../helpers/alerts/stores.js';
+import { ALL, ANA, BIG, TEAM, T0, anomaly, inTeams, stale } from './outbox-fixture.js';
 
-const T0 = Date.parse('2026-11-21T04:20:11Z');
-const anomaly = (who: string, excessUsd: string): AlertCandidate => ({
-  type: 'anomaly.detected',
-  dedupKey: `anomaly.detected:${who}:2026-11-20`,
-  data: { anomalies: [{ user_email: who.slice(2), excess_usd: excessUsd }] },
-  scope: { identities: [who], excessUsd },
-});
-const stale: AlertCandidate = {
-  type: 'data.stale',
-  dedupKey: 'data.stale:organization:2026-11-21',
-  data: { days_behind: 3 },
-  scope: {},
-};
-const ALL: AlertFilter = { name: 'all', events: ['*'] };
-const BIG: AlertFilter = { name: 'big', events: ['anomaly.detected'], minExcessUsd: '50' };
-const ANA: AlertFilter = { name: 'ana', events: ['*'], identities: ['u:ana@x.example'] };
-const TEAM: AlertFilter = { name: 'team', events: ['*'], teams: ['eng'] };
-const inTeams = (id: string, teams: readonly string[]) => id === 'u:bo@x.example' && teams.includes('eng');
-
-describe.each(['sqlite', 'postgres'] as const)('the alerts outbox on %s', (engine) => {
+describe.each(['sqlite', 'postgres'] as const)('claiming and settling outbox rows on %s', (engine) => {
   let where: TestStore;
   let store: HistoryStore;
   beforeAll(async () => {
@@ -44,35 +24,11 @@ describe.each(['sqlite', 'postgres'] as const)('the alerts outbox on %s', (engin
     await where?.remove();
   });
 
-  it('queues one row per alert and destination that wants it, once per dedup key', async () => {
+  beforeAll(async () => {
+    // What the queueing test leaves: 9 rows of 4 destinations.
     const alerts = [anomaly('u:ana@x.example', '49.99'), anomaly('u:bo@x.example', '120.50'), stale];
-    const queued = await queueAlerts(store, alerts, [ALL, BIG, ANA, TEAM], { now: T0, inTeams, organization: 'acme' });
-    const pairs = queued.map((q) => `${q.destination} ${q.dedupKey}`).sort();
-    expect(pairs).toEqual(
-      [
-        'all anomaly.detected:u:ana@x.example:2026-11-20',
-        'all anomaly.detected:u:bo@x.example:2026-11-20',
-        'all data.stale:organization:2026-11-21',
-        'ana anomaly.detected:u:ana@x.example:2026-11-20',
-        'ana data.stale:organization:2026-11-21',
-        'big anomaly.detected:u:bo@x.example:2026-11-20',
-        'team anomaly.detected:u:bo@x.example:2026-11-20',
-        'team data.stale:organization:2026-11-21',
-      ].sort(),
-    );
-    expect(new Set(queued.map((q) => q.id)).size).toBe(queued.length);
-    expect(queued.every((q) => /^msg_[0-9a-f]{32}$/.test(q.id) && q.state === 'queued')).toBe(true);
-    expect(JSON.parse(queued.find((q) => q.destination === 'big')!.payload)).toEqual({
-      type: 'anomaly.detected',
-      timestamp: '2026-11-21T04:20:11.000Z',
-      data: { organization: 'acme', anomalies: [{ user_email: 'bo@x.example', excess_usd: '120.50' }] },
-    });
-    // The same decision again (a repeated sync, another replica): nothing new.
-    expect(await queueAlerts(store, alerts, [ALL, BIG, ANA, TEAM], { now: T0 + 1000, inTeams })).toEqual([]);
-    // Two deciders at once: one of them queues each row.
-    const next = [anomaly('u:cy@x.example', '70')];
-    const [a, b] = await Promise.all([queueAlerts(store, next, [ALL]), queueAlerts(store, next, [ALL])]);
-    expect(a.length + b.length).toBe(1);
+    await queueAlerts(store, alerts, [ALL, BIG, ANA, TEAM], { now: T0, inTeams });
+    await queueAlerts(store, [anomaly('u:cy@x.example', '70')], [ALL]);
   });
 
   it('claims due rows once, frees a dead holder, and records outcomes', async () => {
