@@ -64,11 +64,20 @@ export function summaryOf(body: AlertBody): AlertSummary {
   };
 }
 
-/** `event:subject:day` → subject and day (a subject may hold colons: `u:ana@x.com`). */
-function keyParts(dedupKey: string): { subject: string; when: string } {
-  const parts = dedupKey.split(':');
-  return { subject: parts.slice(1, -1).join(':'), when: parts.at(-1) ?? '' };
+/**
+ * Who an alert is about, from what it carries (its data went through --pii pseudonymous; its dedup key did not):
+ * a person, a service account, a model, or the organization.
+ */
+function subjectOf(data: Record<string, unknown>): string {
+  const first = Array.isArray(data.anomalies) ? (data.anomalies[0] as Record<string, unknown> | undefined) : undefined;
+  for (const source of [data, first ?? {}])
+    for (const key of ['user_email', 'service_account_name', 'model', 'scope'])
+      if (typeof source[key] === 'string') return source[key];
+  return 'organization';
 }
+
+/** The day, week or month a dedup key (`event:subject:day-or-month`) ends with. */
+const whenOf = (dedupKey: string) => dedupKey.split(':').at(-1) ?? '';
 
 /** Several alerts of one sync as one: how many of each event, and one row per alert. */
 export function batchSummaryOf(alerts: Array<{ body: AlertBody; dedupKey: string }>): AlertSummary {
@@ -79,10 +88,7 @@ export function batchSummaryOf(alerts: Array<{ body: AlertBody; dedupKey: string
     facts: [...counts].map(([type, n]): [string, string] => [titleOf(type), String(n)]),
     table: {
       columns: ['event', 'about', 'when'],
-      rows: alerts.slice(0, TABLE_ROWS).map((a) => {
-        const { subject, when } = keyParts(a.dedupKey);
-        return [a.body.type, subject, when];
-      }),
+      rows: alerts.slice(0, TABLE_ROWS).map((a) => [a.body.type, subjectOf(a.body.data), whenOf(a.dedupKey)]),
     },
     more: Math.max(0, alerts.length - TABLE_ROWS),
   };

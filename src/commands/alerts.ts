@@ -77,10 +77,13 @@ export async function runAlertsCommand(
           `${s.destination}: ${s.queued} queued, ${s.delivered} delivered, ${s.failed} failed` +
             (s.queued ? ` (oldest ${at(s.oldestQueuedAt)}, next attempt ${at(s.nextAttemptAt)})` : ''),
         );
+      // Dedup keys name people: under --pii pseudonymous they are shown as pseudonyms, as everything else is.
       for (const a of await recentAlerts(store, 20))
         print(
-          `  ${at(a.createdAt)} ${a.destination} ${a.dedupKey} ${a.state}, ${a.attempts} attempts` +
-            (a.lastError && a.state !== 'delivered' ? `: ${runtime.pii.text(a.lastError)}` : ''),
+          runtime.pii.text(
+            `  ${at(a.createdAt)} ${a.destination} ${a.dedupKey} ${a.state}, ${a.attempts} attempts` +
+              (a.lastError && a.state !== 'delivered' ? `: ${a.lastError}` : ''),
+          ),
         );
       return 0;
     }

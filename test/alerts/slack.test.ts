@@ -99,8 +99,26 @@ describe('Slack: Block Kit to an incoming webhook', () => {
     expect(sent[0].blocks[1].fields.map((f: { text: string }) => f.text)).toEqual(['*Unusual usage*\n12']);
     const table = sent[0].blocks.find((b: { type: string }) => b.type === 'table');
     expect(table.rows).toHaveLength(11);
-    expect(texts(table.rows[1])).toEqual(['anomaly.detected', 'u:p100@x.example', '2026-11-20']);
+    // Who, from what the alert carries (pseudonyms under --pii pseudonymous), not from its dedup key.
+    expect(texts(table.rows[1])).toEqual(['anomaly.detected', 'p100@x.example', '2026-11-20']);
     expect(JSON.stringify(sent[0])).toContain('and 2 more');
+  });
+
+  it('under --pii pseudonymous, a batch names people as the alerts carry them: their keys stay inside', async () => {
+    slack.received.length = 0;
+    // As after-sync queues them under --pii pseudonymous: data pseudonymous, the dedup key as decided.
+    const carried = Array.from({ length: 5 }, (_, i) => {
+      const a = anomaly(400 + i);
+      return {
+        ...a,
+        data: JSON.parse(JSON.stringify(a.data).replaceAll(`p${400 + i}@x.example`, `user-${i}@pseudonym.invalid`)),
+      };
+    });
+    await queueAlerts(store, carried, [destination]);
+    await deliverDue(store, [destination], { log });
+    const text = slack.received.map((r) => r.body).join('\n');
+    expect(text).toContain('user-0@pseudonym.invalid');
+    expect(text).not.toMatch(/p40\d@x\.example/);
   });
 
   it('a batch that fails is retried whole, then delivered as one message', async () => {
