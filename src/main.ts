@@ -28,7 +28,8 @@ export async function runServer(argv: string[], env: NodeJS.ProcessEnv): Promise
     );
   // First: the trace context is carried from the first call on; the SDK loads only when something is exported.
   const { startTelemetry } = await import('./runtime/telemetry.js');
-  const telemetry = await startTelemetry(env, config.transport === 'http' && !config.noMetrics);
+  const { servesMetrics } = await import('./transports/metrics-http.js');
+  const telemetry = await startTelemetry(env, config.transport === 'http' && servesMetrics(config));
   // Checked before anything starts, so that a bad list is a usage error, not a failure at 02:10.
   const warmItems = config.warm ? (await import('./warm/warm-list.js')).warmListOf(config.warmList) : undefined;
   // So is the alerts file: its problems at start, whether or not this server syncs.
@@ -125,6 +126,12 @@ export async function startHttp(
   const { serveHttp } = await import('./transports/http.js');
   const { metricsServing } = await import('./transports/metrics-http.js');
   const metrics = telemetry?.metrics && (await metricsServing(runtime.config, process.env, telemetry.metrics));
+  if (metrics?.ownPort !== undefined)
+    runtime.log.info('serving /metrics on its own port', {
+      url: `http://${runtime.config.host}:${metrics.ownPort}/metrics`,
+    });
+  else if (runtime.config.transport === 'http' && !runtime.config.noMetrics && !metrics)
+    runtime.log.warn('/metrics is off: on a bind other than loopback it needs --metrics-token-env or --metrics-port');
   const { ANOMALIES_URI, onAnomalies } = await import('./insights/anomaly-feed.js');
   const runtimeOf = (caller: Caller | undefined) => (tenants && caller ? tenants.get(caller.tenant ?? '') : runtime);
   const { scimFor } = await import('./scim/scim-runtimes.js');

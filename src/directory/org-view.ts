@@ -16,4 +16,6 @@ export interface OrgDirectory {
   /** The directory over `start`..`end` (YYYY-MM-DD); undefined while none has been read. */
   over(start: string, end: string): Promise<OrgView | undefined>;
   minGroupSize: number;
+  /** Resolves once every version read so far is kept in the history store (before the store closes). */
+  settled?(): Promise<void>;
 }

@@ -140,6 +140,8 @@ export async function createRuntime(
     signIn: login?.signIn,
     close: once(async () => {
       orgState?.close();
+      // What the directory was is kept before the store closes (a server closed at once, still recording it).
+      await org?.settled?.();
       await client.close();
       await history?.close();
       await login?.close();

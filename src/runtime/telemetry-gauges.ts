@@ -22,7 +22,7 @@ export function watchStore(meter: Meter, { history, refreshHour }: StoreGauges):
   const lag = gauge('org_analytics.store.lag', 'Days the latest stored day is behind the latest published day', 'd');
   const blocks = gauge('org_analytics.store.blocks', 'Blocks of fetched data (days, months, windows) in the store');
   const done = gauge('org_analytics.sync.blocks.done', 'Blocks the sync under way (or the last) has stored');
-  const total = gauge('org_analytics.sync.blocks.total', 'Blocks the sync under way (or the last) planned');
+  const total = gauge('org_analytics.sync.blocks.planned', 'Blocks the sync under way (or the last) planned');
   const success = gauge('org_analytics.sync.last_success', 'When a sync last stored all it planned (Unix time)', 's');
   const outbox = gauge('org_analytics.alerts.outbox', 'Alerts in the outbox by destination and state');
   meter.addBatchObservableCallback(

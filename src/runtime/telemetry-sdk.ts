@@ -1,10 +1,11 @@
-import { metrics, trace } from '@opentelemetry/api';
+import { diag, DiagLogLevel, metrics, trace } from '@opentelemetry/api';
 import { HostMetrics } from '@opentelemetry/host-metrics';
 import { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader, type IMetricReader } from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { ConfigError } from '../config/config.js';
+import { createLogger, secretScrubber } from '../logger.js';
 import { setTracesExported } from '../telemetry/spans.js';
 import { VERSION } from '../version.js';
 import { watchStore, type StoreGauges } from './telemetry-gauges.js';
@@ -67,6 +68,12 @@ function resourceOf(env: NodeJS.ProcessEnv) {
 
 /** The metrics and trace providers, registered globally, with the readers and exporters wanted. */
 export async function startSdk(wanted: TelemetryWanted, env: NodeJS.ProcessEnv): Promise<Telemetry> {
+  // An export that fails (no collector, a refusal) is said on stderr, as our warnings are; never on stdout.
+  const said = createLogger('warn', secretScrubber([]));
+  const none = () => {};
+  const warn = (message: string, ...args: unknown[]) =>
+    said.warn(`telemetry: ${message}`, args.length ? { detail: args.map(String).join(' ') } : undefined);
+  diag.setLogger({ error: warn, warn, info: none, debug: none, verbose: none }, DiagLogLevel.WARN);
   const resource = resourceOf(env);
   const readers: IMetricReader[] = [];
   const prometheus = wanted.prometheus ? new PrometheusExporter({ preventServerStart: true }) : undefined;

@@ -22,6 +22,9 @@ export function otlpEndpoint(env: NodeJS.ProcessEnv, signal: 'metrics' | 'traces
 }
 
 export function telemetryWanted(env: NodeJS.ProcessEnv, prometheus: boolean): TelemetryWanted {
+  // The specification's switch for every signal: nothing is exported, /metrics included.
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true')
+    return { prometheus: false, otlpMetrics: undefined, otlpTraces: undefined };
   return { prometheus, otlpMetrics: otlpEndpoint(env, 'metrics'), otlpTraces: otlpEndpoint(env, 'traces') };
 }
 

@@ -20,7 +20,7 @@ const seconds = (meter: Meter, name: string, description: string) =>
 /**
  * The instruments the layers below record on. Their names follow OpenTelemetry's semantic conventions where there
  * are some (MCP, HTTP client), org_analytics.* otherwise; their attributes never carry an identity, an email or a
- * token (test/telemetry/labels.test.ts looks), and a tenant only by its name.
+ * token (test/telemetry/telemetry-http.test.ts looks), and a tenant only by its name.
  */
 function make(meter: Meter) {
   return {

@@ -12,7 +12,7 @@ import {
 } from '@opentelemetry/api';
 import { VERSION } from '../version.js';
 
-/** Whether spans are exported (a tracer provider is registered): set by the setup, runtime/telemetry.ts. */
+/** Whether spans are exported (a tracer provider is registered): set by the setup, runtime/telemetry-sdk.ts. */
 let exporting = false;
 export const setTracesExported = (on: boolean) => void (exporting = on);
 
@@ -67,12 +67,21 @@ export function callContext(
   headers: { get(name: string): string | null } | undefined,
   tenant: string | null | undefined,
 ): Context {
-  const fromMeta = typeof meta?.traceparent === 'string';
-  const traceparent = fromMeta ? meta!.traceparent : headers?.get('traceparent');
-  const tracestate = fromMeta ? meta!.tracestate : headers?.get('tracestate');
-  let ctx = context.active();
-  if (typeof traceparent === 'string')
-    ctx = propagation.extract(ctx, { traceparent, ...(typeof tracestate === 'string' ? { tracestate } : {}) });
+  const active = context.active();
+  const extracted = (traceparent: unknown, tracestate: unknown) => {
+    if (typeof traceparent !== 'string') return undefined;
+    const ctx = propagation.extract(active, {
+      traceparent,
+      ...(typeof tracestate === 'string' ? { tracestate } : {}),
+    });
+    const span = trace.getSpanContext(ctx);
+    return span && isSpanContextValid(span) ? ctx : undefined;
+  };
+  // _meta first (2026-07-28), else the HTTP headers: a malformed one in _meta does not hide a good header.
+  const ctx =
+    extracted(meta?.traceparent, meta?.tracestate) ??
+    extracted(headers?.get('traceparent'), headers?.get('tracestate')) ??
+    active;
   return tenant ? ctx.setValue(TENANT, tenant) : ctx;
 }
 

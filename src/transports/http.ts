@@ -69,8 +69,12 @@ export async function serveHttp(
     // Probes come from load balancers by address, so they skip the Host check; they show nothing private.
     if (path === '/healthz') return health.live(res, draining);
     if (path === '/readyz') return void health.ready(res, draining);
-    // Scrapers too come by address; /metrics has its own guard and shows no one's data.
-    if (path === '/metrics' && options.metrics) return options.metrics(req, res);
+    // Scrapers too come by address; /metrics has its own guard and shows no one's data. On a loopback bind it
+    // needs no token, so there the Host and Origin are checked as for /mcp: no web page may read it (DNS rebinding).
+    if (path === '/metrics' && options.metrics) {
+      if (isLoopbackHost(config.host) && (!validHost(req, res) || !validOrigin(req, res))) return;
+      return options.metrics(req, res);
+    }
     if (!validHost(req, res) || !validOrigin(req, res)) return;
     if (draining) {
       res.writeHead(503, { 'content-type': 'text/plain', connection: 'close' }).end('shutting down\n');

@@ -7,6 +7,14 @@ import { isLoopbackHost } from './loopback.js';
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 type MetricsConfig = Pick<Config, 'host' | 'metricsTokenEnv' | 'metricsPort'>;
 
+/**
+ * Whether an --http server serves /metrics at all: not with --no-metrics, nor on a bind other than loopback without
+ * a token or a port of its own (then nothing of the SDK is loaded for it).
+ */
+export const servesMetrics = (config: MetricsConfig & Pick<Config, 'noMetrics'>): boolean =>
+  !config.noMetrics &&
+  (config.metricsPort !== undefined || config.metricsTokenEnv !== undefined || isLoopbackHost(config.host));
+
 const digest = (text: string) => createHash('sha256').update(text).digest();
 
 /** The bearer token /metrics asks for (--metrics-token-env), or undefined; a named variable left empty is refused. */
@@ -63,7 +71,15 @@ export async function serveMetricsPort(
     res.writeHead(404, { 'content-type': 'text/plain' }).end('Metrics are served at /metrics\n');
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new ConfigError(
+              `--metrics-port ${config.metricsPort}: the port is taken on ${config.host} (by --port, or another process): give another port, or 0 for any free one.`,
+            )
+          : error,
+      ),
+    );
     server.listen(config.metricsPort, config.host, () => resolve());
   });
   return {
@@ -74,12 +90,16 @@ export async function serveMetricsPort(
 
 /** /metrics for an --http server: the handler of its own port's /metrics, and its own port when --metrics-port. */
 export async function metricsServing(
-  config: MetricsConfig,
+  config: MetricsConfig & Pick<Config, 'port'>,
   env: NodeJS.ProcessEnv,
   serve: Handler,
-): Promise<{ onHttpPort: Handler; close: () => Promise<void> }> {
+): Promise<{ onHttpPort: Handler; ownPort?: number; close: () => Promise<void> }> {
   const onHttpPort = metricsOnHttpPort(config, env, serve);
   const { metricsPort } = config;
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === config.port)
+    throw new ConfigError(
+      `--metrics-port ${metricsPort}: the port is taken by --port itself: give another port, or leave --metrics-port out to serve /metrics on ${metricsPort}.`,
+    );
   const own = metricsPort === undefined ? undefined : await serveMetricsPort({ ...config, metricsPort }, env, serve);
-  return { onHttpPort, close: async () => own?.close() };
+  return { onHttpPort, ...(own ? { ownPort: own.port } : {}), close: async () => own?.close() };
 }

@@ -1,5 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startTelemetry } from '../../src/runtime/telemetry.js';
+import { trace } from '@opentelemetry/api';
+import { startTelemetry, telemetryWanted } from '../../src/runtime/telemetry.js';
+import { callContext } from '../../src/telemetry/spans.js';
 import { harness, type Harness } from '../helpers/mcp.js';
 
 const TRACE = '5bf92f3577b34da6a3ce929d0e0e4737';
@@ -47,5 +49,33 @@ describe('a client trace with telemetry off', () => {
     const during = lines(h.logs.slice(before));
     expect(during.length).toBeGreaterThan(0);
     for (const line of during) expect(line.trace_id).toBeUndefined();
+  });
+});
+
+describe('where a call takes its trace from', () => {
+  const header = (value: string) => ({ get: (name: string) => (name === 'traceparent' ? value : null) });
+  const traceOf = (ctx: ReturnType<typeof callContext>) => trace.getSpanContext(ctx)?.traceId;
+
+  it('_meta first, else the HTTP header; a malformed _meta does not hide a good header', () => {
+    const other = 'a'.repeat(32);
+    const good = `00-${TRACE}-${PARENT}-01`;
+    expect(traceOf(callContext({ traceparent: good }, header(`00-${other}-${PARENT}-01`), null))).toBe(TRACE);
+    expect(traceOf(callContext({ traceparent: 'garbage' }, header(good), null))).toBe(TRACE);
+    expect(traceOf(callContext(undefined, header(good), null))).toBe(TRACE);
+    expect(traceOf(callContext({ traceparent: 'garbage' }, header('also garbage'), null))).toBeUndefined();
+  });
+
+  it('OTEL_SDK_DISABLED=true turns every signal off, /metrics included', () => {
+    const env = { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' };
+    expect(telemetryWanted(env, true)).toEqual({
+      prometheus: true,
+      otlpMetrics: 'http://127.0.0.1:4318/v1/metrics',
+      otlpTraces: 'http://127.0.0.1:4318/v1/traces',
+    });
+    expect(telemetryWanted({ ...env, OTEL_SDK_DISABLED: 'true' }, true)).toEqual({
+      prometheus: false,
+      otlpMetrics: undefined,
+      otlpTraces: undefined,
+    });
   });
 });

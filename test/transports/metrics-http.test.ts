@@ -1,5 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newApiKey, writeKeysFile } from '../../src/auth/api-keys.js';
@@ -38,6 +39,7 @@ async function serving(flags: string[], env: Record<string, string> = {}) {
   Object.assign(process.env, env);
   const server = await startHttp(runtime, undefined, telemetry);
   return {
+    port,
     scrape: (headers: Record<string, string> = {}, at = port) => fetch(`http://127.0.0.1:${at}/metrics`, { headers }),
     close: async () => {
       await server.close();
@@ -86,5 +88,29 @@ describe('/metrics', () => {
     expect((await s.scrape({}, port)).status).toBe(200);
     await s.close();
     await expect(s.scrape({}, port)).rejects.toThrow();
+  });
+
+  it('on a loopback bind, is refused to a request naming another host or origin (a web page rebinding DNS)', async () => {
+    const s = await serving([]);
+    const status = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) =>
+        request({ host: '127.0.0.1', port: s.port, path: '/metrics', headers }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+          .on('error', reject)
+          .end(),
+      );
+    expect(await status({})).toBe(200);
+    expect(await status({ host: 'evil.example' })).toBe(403);
+    expect(await status({ origin: 'http://evil.example' })).toBe(403);
+    await s.close();
+  });
+
+  it('refuses a --metrics-port that is taken, saying what to give', async () => {
+    const port = await freePort();
+    await expect(serving(['--port', String(port), '--metrics-port', String(port)])).rejects.toThrow(
+      /--metrics-port \d+: the port is taken/,
+    );
   });
 });

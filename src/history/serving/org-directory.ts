@@ -39,6 +39,7 @@ export function orgDirectory(
   if (first) record(first);
   return {
     minGroupSize: options.minGroupSize,
+    settled: () => recorded,
     async over(start: string, end: string): Promise<OrgView | undefined> {
       const today = state.current();
       if (!today) return undefined;
