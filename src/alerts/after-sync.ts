@@ -91,7 +91,7 @@ function redacted(target: AlertingTarget, candidates: AlertCandidate[]): AlertCa
 }
 
 /**
- * After a sync that stored everything: the anomalies it published, the budgets crossed, Monday's inactive seats,
+ * After a sync that stored everything: the anomalies it published, the budgets crossed, the week's inactive seats,
  * and whether the store still lags; only the kinds a destination wants (every kind without destinations).
  * `fresh`: what publishAnomalies returned.
  */

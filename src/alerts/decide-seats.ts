@@ -26,14 +26,15 @@ async function goneFor(ctx: StoreReader, end: number, days: number): Promise<Gon
 }
 
 /**
- * `seats.inactive`, on Mondays (UTC): the weekly digest of who became inactive for 30 days in the past week,
- * inactive for 30 days now but not for 37 (active in the week before the 30 days), service accounts apart.
- * Keyed by the Monday: one digest a week, whatever the number of syncs that day.
+ * `seats.inactive`, weekly: who became inactive for 30 days in the past week, inactive for 30 days now but not for
+ * 37 (active in the week before the 30 days), service accounts apart. Keyed by the week's Monday (UTC): the first
+ * sync of the week sends it (on Monday, unless no sync ran that day), and no other sync of that week.
  */
 export async function inactiveCandidate(ctx: StoreReader): Promise<AlertCandidate | undefined> {
   const today = ctx.client.days().today;
-  if (weekday(today) !== MONDAY) return undefined;
-  const end = ctx.client.days().published;
+  const monday = today - ((weekday(today) - MONDAY + 7) % 7);
+  // As of the week's Monday, whichever day of the week sends it: past days never change, so it is the same digest.
+  const end = Math.min(ctx.client.days().published, monday - 1);
   const [now, weekAgo] = await Promise.all([goneFor(ctx, end, INACTIVE_DAYS), goneFor(ctx, end, INACTIVE_DAYS + 7)]);
   const earlier = new Set(weekAgo.map((g) => identityKey(g.row)));
   const newly = now
@@ -47,9 +48,9 @@ export async function inactiveCandidate(ctx: StoreReader): Promise<AlertCandidat
   );
   return {
     type: 'seats.inactive',
-    dedupKey: `seats.inactive:organization:${formatDay(today)}`,
+    dedupKey: `seats.inactive:organization:${formatDay(monday)}`,
     data: {
-      week_of: formatDay(today),
+      week_of: formatDay(monday),
       inactive_days: INACTIVE_DAYS,
       inactive_since: formatDay(end - INACTIVE_DAYS + 1),
       through: formatDay(end),

@@ -82,10 +82,18 @@ describe('seats.inactive, the weekly digest', () => {
     expect(decided.filter((c) => c.type === 'seats.inactive')).toEqual([digest]);
   });
 
-  it('any other day: no digest', async () => {
-    h.sim.clock.set(`${addDays(MONDAY, 1)}T10:00:00.000Z`);
+  it("any other day of the week: the same week's digest, keyed by its Monday (a week whose Monday had no sync)", async () => {
+    const monday = await inactiveCandidate(reader());
+    expect(monday).toBeDefined();
+    for (const day of [1, 6]) {
+      h.sim.clock.set(`${addDays(MONDAY, day)}T10:00:00.000Z`);
+      expect(await inactiveCandidate(reader())).toEqual(monday);
+    }
+    // The next Monday starts the next week.
+    h.sim.clock.set(`${addDays(MONDAY, 7)}T10:00:00.000Z`);
     try {
-      expect(await inactiveCandidate(reader())).toBeUndefined();
+      const next = await inactiveCandidate(reader());
+      if (next) expect(next.dedupKey).toBe(`seats.inactive:organization:${addDays(MONDAY, 7)}`);
     } finally {
       h.sim.clock.set(`${MONDAY}T10:00:00.000Z`);
     }
