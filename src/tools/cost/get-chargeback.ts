@@ -1,21 +1,17 @@
 import { z } from 'zod';
-import { GROUP_BY_KEYS, type BillingPlan } from '../../contract/enums.js';
-import { askedFreshnessSchema, freshnessLine, type FreshnessOut } from '../../format/freshness.js';
+import type { BillingPlan } from '../../contract/enums.js';
+import { askedFreshnessSchema, freshnessLine } from '../../format/freshness.js';
 import { table, usd } from '../../format/text.js';
-import { chargebackLines, reconcile, type ChargebackLine } from '../../insights/chargeback-lines.js';
+import { reconcile } from '../../insights/chargeback-lines.js';
 import { tidyDecimal } from '../../domain/numbers.js';
-import { costAnalytics, type CostPoint } from '../../upstream/endpoints/cost-analytics.js';
 import { getUserBudgetOverrides, planOf } from '../../upstream/endpoints/get-user-budget-overrides.js';
-import { listAll } from '../../upstream/listing/list-all.js';
 import { formatDay } from '../../util/utc-date.js';
 import { READ_ONLY, defineTool } from '../define-tool.js';
-import { listRows } from '../shared/listing.js';
 import { directoryOut, orgScope } from '../shared/org-groups.js';
 import type { ToolContext } from '../types.js';
 import { chargebackMonths } from './chargeback-months.js';
-import { storedLines } from './chargeback-stored.js';
+import { chargebackCost } from './chargeback-stored.js';
 import { foldChargeback, inOrder } from './chargeback-fold.js';
-import { costQuery } from './cost-query.js';
 import { costTotals, costRowOf } from './cost-rows.js';
 
 const month = z
@@ -63,26 +59,7 @@ export const getChargeback = defineTool({
     const days = chargebackMonths(args, ctx.client.days());
     const scope = (await orgScope(ctx, days, { group_by: args.by }))!;
     const by = scope.by!;
-    const directory = scope.view.directory;
-    const totalQuery = { days, ...costQuery({ granularity: 'total' }, []) };
-    // Without a breakdown, each identity's sum of a month (a part of it where the directory changes) is enough.
-    const [plan, stored] = await Promise.all([billingPlan(ctx), args.breakdown ? null : storedLines(ctx, scope, by)]);
-    let all: ChargebackLine[];
-    let listed: { published: FreshnessOut };
-    let whole: CostPoint[];
-    if (stored) {
-      const totals = await listRows(ctx, costAnalytics, totalQuery, {});
-      [all, listed, whole] = [stored, totals, totals.rows];
-    } else {
-      // Asked exactly as the history store keeps cost by day (every key, per day), so that it answers when it holds them.
-      const query = costQuery({ granularity: 'day' }, [...GROUP_BY_KEYS]);
-      const [byDay, totals] = await Promise.all([
-        listRows(ctx, costAnalytics, { days, ...query }, {}),
-        listAll(ctx, costAnalytics, totalQuery),
-      ]);
-      all = chargebackLines(byDay.rows, (id, day) => directory.primaryGroupOn(id, day, by), args.breakdown);
-      [listed, whole] = [byDay, totals.data];
-    }
+    const [plan, { all, listed, whole }] = await Promise.all([billingPlan(ctx), chargebackCost(ctx, scope, by, args)]);
     const { lines, folded } =
       ctx.config.pii === 'pseudonymous' && ctx.org
         ? foldChargeback(all, ctx.org.minGroupSize, (g) => by.kind === 'team' && !g.startsWith('('))
