@@ -138,7 +138,8 @@ async function queue(target: AlertingTarget, decide: () => Promise<AlertCandidat
     if (destinations.length === 0) return 0;
     const candidates = await decide();
     const inTeams = destinations.some((d) => d.teams) ? await teamsOf(target) : undefined;
-    const queued = await queueAlerts(target.history.source.store, candidates, destinations, { inTeams });
+    const organization = target.config.alertsOrganization ?? new URL(target.client.baseUrl).host;
+    const queued = await queueAlerts(target.history.source.store, candidates, destinations, { inTeams, organization });
     if (queued.length) target.log.info('alerts queued', { alerts: queued.length, decided: candidates.length });
     return queued.length;
   } catch (error) {

@@ -13,6 +13,15 @@ export const ALERTS_OPTIONS = {
     shown: 'none: no alerts',
     help: 'after each sync, send alerts (webhook, Slack, email) to the destinations this JSON file names',
   },
+  alertsOrganization: {
+    flag: 'alerts-organization',
+    env: 'ANALYTICS_ALERTS_ORGANIZATION',
+    kind: 'text',
+    value: 'NAME',
+    schema: z.string().trim().min(1).max(200).optional(),
+    shown: "the API's host",
+    help: "the organization's name alerts carry (their data's organization, Slack's header); the API names none",
+  },
 } as const satisfies Record<string, Option>;
 
 const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'names an environment variable, e.g. ALERTS_SECRET');

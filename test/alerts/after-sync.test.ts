@@ -131,6 +131,8 @@ describe('alerts after a sync, delivered to a real receiver', () => {
     ]);
     // The body is the Standard Webhooks shape, and each alert has its own id.
     for (const a of alerts) expect(Object.keys(a.body).sort()).toEqual(['data', 'timestamp', 'type']);
+    // The API names no organization: without --alerts-organization, its host does.
+    for (const a of alerts) expect(a.body.data.organization).toBe(new URL(h.sim.url).host);
     expect(new Set(alerts.map((a) => a.id)).size).toBe(alerts.length);
 
     const before = hook.received.length;
@@ -251,7 +253,12 @@ describe('alerts after a sync, delivered to a real receiver', () => {
         {
           type: 'data.stale',
           timestamp: expect.any(String),
-          data: { stored_through: YESTERDAY, latest_published: addDays(YESTERDAY, 3), days_behind: 3 },
+          data: {
+            organization: new URL(h.sim.url).host,
+            stored_through: YESTERDAY,
+            latest_published: addDays(YESTERDAY, 3),
+            days_behind: 3,
+          },
         },
       ]);
       expect(got(from).every((a) => !JSON.stringify(a.body).includes(h.sim.token))).toBe(true);
