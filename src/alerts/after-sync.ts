@@ -12,7 +12,7 @@ import type { ToolContext } from '../tools/types.js';
 import type { AnalyticsClient } from '../upstream/client.js';
 import { queueAlerts } from '../history/store/outbox/outbox-queue.js';
 import { deliverDue, type DeliveryReport } from './deliver.js';
-import { destinationSecrets, loadDestinations, type Destination } from './destinations.js';
+import { destinationSecrets, loadDestinations, organizationOf, type Destination } from './destinations.js';
 import { anomalyCandidates } from './decide-anomalies.js';
 import { budgetCandidates } from './decide-budgets.js';
 import { staleCandidate, syncFailedCandidate, type SyncFailure } from './decide-health.js';
@@ -138,7 +138,7 @@ async function queue(target: AlertingTarget, decide: () => Promise<AlertCandidat
     if (destinations.length === 0) return 0;
     const candidates = await decide();
     const inTeams = destinations.some((d) => d.teams) ? await teamsOf(target) : undefined;
-    const organization = target.config.alertsOrganization ?? new URL(target.client.baseUrl).host;
+    const organization = organizationOf(target.config, target.client.baseUrl);
     const queued = await queueAlerts(target.history.source.store, candidates, destinations, { inTeams, organization });
     if (queued.length) target.log.info('alerts queued', { alerts: queued.length, decided: candidates.length });
     return queued.length;

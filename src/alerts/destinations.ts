@@ -73,6 +73,10 @@ export function loadDestinations(path: string, env: NodeJS.ProcessEnv): Destinat
   return out;
 }
 
+/** The organization alerts name: --alerts-organization, else the API's host (the API names none). */
+export const organizationOf = (config: { alertsOrganization?: string | undefined }, baseUrl: string): string =>
+  config.alertsOrganization ?? new URL(baseUrl).host;
+
 /** What must never reach a log: webhook secrets, SMTP URLs (passwords), Slack webhook URLs (they are the key). */
 export function destinationSecrets(destinations: readonly Destination[]): string[] {
   return destinations.flatMap((d) =>

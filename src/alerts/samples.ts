@@ -50,6 +50,7 @@ export const SAMPLE_EVENTS = ALERT_TYPES.filter((t) => t !== 'alert.test');
  */
 export function sampleAlerts(
   destination: string,
+  organization: string,
   redact: <T>(value: T) => T,
   now = Date.now(),
 ): Array<OutboxAlert & { testOf: string }> {
@@ -57,7 +58,7 @@ export function sampleAlerts(
   const batch = alertId();
   return Object.entries(SAMPLES).map(([event, data]) => ({
     ...{ id: alertId(), type: 'alert.test', dedupKey: `alert.test:${event}:${timestamp.slice(0, 10)}`, destination },
-    payload: JSON.stringify({ type: 'alert.test', timestamp, data: redact({ test_of: event, ...data }) }),
+    payload: JSON.stringify({ type: 'alert.test', timestamp, data: redact({ test_of: event, organization, ...data }) }),
     ...{ batch, state: 'queued', attempts: 0, nextAttemptAt: now, lastError: null, createdAt: now, deliveredAt: null },
     testOf: event,
   }));

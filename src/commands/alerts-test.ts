@@ -1,5 +1,5 @@
 import { EXIT_FAILURE } from '../config/cli-options.js';
-import type { Destination } from '../alerts/destinations.js';
+import { organizationOf, type Destination } from '../alerts/destinations.js';
 import { sendUnit, unitsOf } from '../alerts/delivery-units.js';
 import { settlementOf, DEFAULT_BACKOFF } from '../alerts/outcome.js';
 import { sampleAlerts } from '../alerts/samples.js';
@@ -27,7 +27,8 @@ export async function sendSamples(
   let missed = 0;
   for (const destination of chosen) {
     const byName = new Map([[destination.name, destination]]);
-    for (const sample of sampleAlerts(destination.name, (v) => redact.value(v))) {
+    const organization = organizationOf(runtime.config, runtime.client.baseUrl);
+    for (const sample of sampleAlerts(destination.name, organization, (v) => redact.value(v))) {
       // One message per sample, so each event's look shows (a batch of them would come as one summary).
       const [unit] = unitsOf([sample], byName);
       const answer = await sendUnit(unit!).catch((e: unknown) => (e instanceof Error ? e : new Error(String(e))));

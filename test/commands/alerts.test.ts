@@ -74,6 +74,7 @@ describe('org-analytics-mcp alerts test|deliver|status', () => {
     expect(bodies.map((b) => b.type)).toEqual(SAMPLE_EVENTS.map(() => 'alert.test'));
     expect(bodies.map((b) => b.data.test_of)).toEqual(SAMPLE_EVENTS);
     expect(bodies.find((b) => b.data.test_of === 'budget.threshold')!.data.used).toBe('212.40');
+    expect(new Set(bodies.map((b) => b.data.organization))).toEqual(new Set([new URL(ENV.ANALYTICS_BASE_URL).host]));
     for (const m of slack.received) expect(blockKitProblems(JSON.parse(m.body))).toEqual([]);
     expect(smtp.mails).toHaveLength(SAMPLE_EVENTS.length);
   });
