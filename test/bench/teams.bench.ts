@@ -36,8 +36,8 @@ const quiet = createLogger(
 const source = { kind: 'file' as const, name: 'bench.csv', loadedAt: new Date().toISOString() };
 
 /**
- * Timed calls of one tool: each answer must carry its groups (or its chargeback lines), and the timed ones must
- * not ask the upstream (the store answers them whole: a live request would time the simulator instead).
+ * Timed calls of one tool: each answer must carry its groups (or its chargeback lines). Returns the times and the
+ * upstream listings the timed calls asked (the billing plan's one call aside): none when the store answers whole.
  */
 async function timedCalls(
   rig: HistoryRig,
@@ -45,11 +45,11 @@ async function timedCalls(
   name: string,
   args: Record<string, unknown>,
   n: number,
-): Promise<number[]> {
+): Promise<{ ms: number[]; upstream: number }> {
   const ms: number[] = [];
-  const asked: string[] = [];
+  let upstream = 0;
   for (let i = 0; i < n + 1; i++) {
-    const before = rig.sim.requests().length;
+    rig.sim.clearRequests();
     const t = performance.now();
     const r = await profiled(`teams-${name}-${i}`, () =>
       client.callTool({ name, arguments: args }, { timeout: 600_000 }),
@@ -59,18 +59,10 @@ async function timedCalls(
       throw new Error(`${name} failed: ${JSON.stringify(r.content).slice(0, 300)}`);
     // The first call reads the store's file into the page cache: left out.
     if (i > 0) ms.push(performance.now() - t);
-    // The billing plan (get_chargeback's credits column) is asked of the upstream: one small call, timed with it.
-    const listings = rig.sim
-      .requests()
-      .slice(before)
-      .filter((q) => !q.path.endsWith('/get-user-budget-overrides'));
-    if (i > 0) asked.push(...listings.map((q) => `${q.method} ${q.path} ${JSON.stringify(q.body).slice(0, 120)}`));
+    const listings = rig.sim.requests().filter((q) => !q.path.endsWith('/get-user-budget-overrides'));
+    if (i > 0) upstream += listings.length;
   }
-  if (asked.length)
-    throw new Error(
-      `${name} asked the upstream (the store does not hold what it reads): ${asked.slice(0, 3).join(', ')}`,
-    );
-  return ms;
+  return { ms, upstream: upstream / n };
 }
 
 /** One measure of the table printed at the end of a size. */
@@ -78,16 +70,20 @@ interface Measure {
   name: string;
   ms: number[];
   goalMs: number;
+  /** Upstream listings a call asked (a part the store does not hold). */
+  upstream?: number;
 }
 
 function printTable(print: Print, users: number, measures: readonly Measure[]): void {
   const width = Math.max(...measures.map((m) => m.name.length));
   print(`    ${users.toLocaleString('en-US')} people, summary:`);
-  print(`      ${'measure'.padEnd(width)}  ${'n'.padStart(2)}  ${'p50 ms'.padStart(8)}  ${'p99 ms'.padStart(8)}  goal`);
+  print(
+    `      ${'measure'.padEnd(width)}  ${'n'.padStart(2)}  ${'p50 ms'.padStart(8)}  ${'p99 ms'.padStart(8)}  ${'upstream'.padStart(8)}  goal`,
+  );
   for (const m of measures) {
     const p99 = quantile(m.ms, 0.99);
     print(
-      `      ${m.name.padEnd(width)}  ${String(m.ms.length).padStart(2)}  ${quantile(m.ms, 0.5).toFixed(0).padStart(8)}  ${p99.toFixed(0).padStart(8)}  <= ${m.goalMs} ms: ${p99 <= m.goalMs ? 'met' : 'not met'}`,
+      `      ${m.name.padEnd(width)}  ${String(m.ms.length).padStart(2)}  ${quantile(m.ms, 0.5).toFixed(0).padStart(8)}  ${p99.toFixed(0).padStart(8)}  ${(m.upstream ?? 0).toFixed(0).padStart(8)}  <= ${m.goalMs} ms: ${p99 <= m.goalMs ? 'met' : 'not met'}`,
     );
   }
 }
@@ -216,10 +212,12 @@ async function benchSize(print: Print, users: number): Promise<void> {
       loads.push(performance.now() - t);
     }
     const measures: Measure[] = [];
-    const report = (name: string, ms: number[], goalMs: number) => {
-      measures.push({ name, ms, goalMs });
+    const report = (name: string, timed: number[] | { ms: number[]; upstream: number }, goalMs: number) => {
+      const { ms, upstream } = Array.isArray(timed) ? { ms: timed, upstream: 0 } : timed;
+      measures.push({ name, ms, goalMs, upstream });
+      const asked = upstream ? `; ${upstream.toFixed(0)} upstream requests a call` : '';
       print(
-        `    ${name}: n=${ms.length} ${figures(ms)} (goal <= ${goalMs} ms: ${quantile(ms, 0.99) <= goalMs ? 'met' : 'not met'})`,
+        `    ${name}: n=${ms.length} ${figures(ms)} (goal <= ${goalMs} ms: ${quantile(ms, 0.99) <= goalMs ? 'met' : 'not met'}${asked})`,
       );
     };
     report(

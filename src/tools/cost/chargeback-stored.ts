@@ -1,19 +1,10 @@
 import type { DayRange } from '../../domain/dates.js';
 import type { GroupBy } from '../../directory/group-by.js';
-import { GROUP_BY_KEYS } from '../../contract/enums.js';
-import type { FreshnessOut } from '../../format/freshness.js';
-import {
-  chargebackLines,
-  linesOf,
-  type Breakdown,
-  type ChargebackLine,
-  type CostEntry,
-} from '../../insights/chargeback-lines.js';
-import { costAnalytics, type CostPoint } from '../../upstream/endpoints/cost-analytics.js';
+import { identityOfPoint, linesOf, type ChargebackLine, type CostEntry } from '../../insights/chargeback-lines.js';
+import { costAnalytics } from '../../upstream/endpoints/cost-analytics.js';
 import { listAll } from '../../upstream/listing/list-all.js';
-import { listRows } from '../shared/listing.js';
 import { costQuery } from './cost-query.js';
-import { costByIdentity } from '../../insights/digest-cost.js';
+import { costByIdentity, type SegmentSums } from '../../insights/digest-cost.js';
 import { NO_DIGESTS } from '../../upstream/history-port.js';
 import { formatDay } from '../../util/utc-date.js';
 import type { OrgScope } from '../shared/org-groups.js';
@@ -33,55 +24,79 @@ export function monthSegments(parts: readonly DayRange[]): DayRange[] {
 }
 
 /**
- * Chargeback lines without a breakdown from the store's digests: each identity's cost summed per month, or per
- * segment of it (one month, one directory) for whoever's teams change with the day, goes to its primary group of
- * the segment's first day, as each of its days' would. Null when the store lacks a day of them (or the credits
- * beside billed USD): the rows by day answer then.
+ * Chargeback lines without a breakdown from the store's digests, a month at a time: each identity's cost summed
+ * per month, or per segment of it (one month, one directory) for whoever's teams change with the day, goes to its
+ * primary group of the segment's first day, as each of its days' would. Null when the store lacks a month (or the
+ * credits beside billed USD): the rows by day answer then.
  */
 export async function storedLines(ctx: ToolContext, scope: OrgScope, by: GroupBy): Promise<ChargebackLine[] | null> {
   if (ctx.digests === NO_DIGESTS) return null;
   const directory = scope.view.directory;
-  const months: string[] = [];
-  const segments = monthSegments(scope.parts).map((days) => {
+  const apart = (id: string) => !directory.sameEveryDay(id);
+  const months = new Map<string, DayRange[]>();
+  for (const days of monthSegments(scope.parts)) {
     const month = formatDay(days.start).slice(0, 7);
-    if (months.at(-1) !== month) months.push(month);
-    return { days, bucket: months.length - 1 };
-  });
-  const sums = await costByIdentity(ctx, segments, (id) => !directory.sameEveryDay(id));
-  if (!sums) return null;
+    (months.get(month) ?? months.set(month, []).get(month)!).push(days);
+  }
   const entries: CostEntry[] = [];
-  for (const [i, s] of sums.entries()) {
-    const day = formatDay(segments[i]!.days.start);
-    for (const [id, sum] of s.ids) entries.push({ id, day, ...sum });
-    if (s.rest) entries.push({ id: null, day, ...s.rest });
+  for (const segments of months.values()) {
+    const got = await monthEntries(ctx, segments, apart);
+    if (!got) return null;
+    entries.push(...got);
   }
   return linesOf(entries, (id, day) => directory.primaryGroupOn(id, day, by));
 }
 
-/**
- * A chargeback's lines, its cost in all over the months, and the freshness of what answered: without a breakdown
- * from the store's digests where it holds every day, else from cost by day and every key, asked exactly as the
- * history store keeps it, so that it answers when it holds them.
- */
-export async function chargebackCost(
+/** One month's cost entries: from the digests of its segments, else from the month's and, for movers, by day. */
+async function monthEntries(
   ctx: ToolContext,
-  scope: OrgScope,
-  by: GroupBy,
-  args: { breakdown?: Breakdown | undefined },
-): Promise<{ all: ChargebackLine[]; listed: { published: FreshnessOut }; whole: CostPoint[] }> {
-  const days = { start: scope.parts[0]!.start, end: scope.parts.at(-1)!.end };
-  const totalQuery = { days, ...costQuery({ granularity: 'total' }, []) };
-  const stored = args.breakdown ? null : await storedLines(ctx, scope, by);
-  if (stored) {
-    const totals = await listRows(ctx, costAnalytics, totalQuery, {});
-    return { all: stored, listed: totals, whole: totals.rows };
+  segments: readonly DayRange[],
+  apart: (identity: string) => boolean,
+): Promise<CostEntry[] | null> {
+  const sums = await costByIdentity(
+    ctx,
+    segments.map((days) => ({ days, bucket: 0 })),
+    apart,
+  );
+  if (sums) return entriesOf(sums, segments);
+  if (segments.length === 1) return null;
+  // Only the month is stored, not its days: everyone else's month is summed, whoever moved in it is read by day.
+  const month = { start: segments[0]!.start, end: segments.at(-1)!.end };
+  const whole = await costByIdentity(ctx, [{ days: month, bucket: 0 }], () => false);
+  if (!whole) return null;
+  const movers = [...whole[0]!.ids.keys()].filter(apart);
+  for (const id of movers) whole[0]!.ids.delete(id);
+  return [...entriesOf(whole, [month]), ...(await daysOf(ctx, month, movers))];
+}
+
+function entriesOf(sums: readonly SegmentSums[], segments: readonly DayRange[]): CostEntry[] {
+  const entries: CostEntry[] = [];
+  for (const [i, s] of sums.entries()) {
+    const day = formatDay(segments[i]!.start);
+    for (const [id, sum] of s.ids) entries.push({ id, day, ...sum });
+    if (s.rest) entries.push({ id: null, day, ...s.rest });
   }
-  const query = costQuery({ granularity: 'day' }, [...GROUP_BY_KEYS]);
-  const [byDay, totals] = await Promise.all([
-    listRows(ctx, costAnalytics, { days, ...query }, {}),
-    listAll(ctx, costAnalytics, totalQuery),
-  ]);
-  const directory = scope.view.directory;
-  const all = chargebackLines(byDay.rows, (id, day) => directory.primaryGroupOn(id, day, by), args.breakdown);
-  return { all, listed: byDay, whole: totals.data };
+  return entries;
+}
+
+/** The cost of a few identities by day and user (filtered, 100 at a time): each day in its own group. */
+async function daysOf(ctx: ToolContext, days: DayRange, ids: readonly string[]): Promise<CostEntry[]> {
+  const entries: CostEntry[] = [];
+  for (let i = 0; i < ids.length; i += 100) {
+    const some = ids.slice(i, i + 100);
+    const named = (kind: string) => some.filter((id) => id.startsWith(kind)).map((id) => id.slice(2));
+    // A union of both lists; an empty one is left out (unset: no filtering).
+    const [emails, accounts] = [named('u:'), named('s:')];
+    const filters = {
+      ...(emails.length ? { user_emails: emails } : {}),
+      ...(accounts.length ? { service_account_names: accounts } : {}),
+    };
+    const query = costQuery({ granularity: 'day', filters }, ['COST_ANALYTICS_GROUP_BY_USER']);
+    for (const p of (await listAll(ctx, costAnalytics, { days, ...query })).data) {
+      const id = identityOfPoint(p);
+      const { billed_amount_usd: billed, credits_consumed: credits } = p.cost_metrics;
+      if (id !== null) entries.push({ id, day: p.start_date, billed, credits });
+    }
+  }
+  return entries;
 }

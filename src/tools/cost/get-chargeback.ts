@@ -10,7 +10,7 @@ import { READ_ONLY, defineTool } from '../define-tool.js';
 import { directoryOut, orgScope } from '../shared/org-groups.js';
 import type { ToolContext } from '../types.js';
 import { chargebackMonths } from './chargeback-months.js';
-import { chargebackCost } from './chargeback-stored.js';
+import { chargebackCost } from './chargeback-cost.js';
 import { foldChargeback, inOrder } from './chargeback-fold.js';
 import { costTotals, costRowOf } from './cost-rows.js';
 

@@ -15,7 +15,7 @@ import { NOW } from '../../helpers/sim.js';
  */
 
 const dir = mkdtempSync(join(tmpdir(), 'team-digests-'));
-type Mode = 'digests' | 'rows' | 'without credits';
+type Mode = 'digests' | 'rows' | 'without credits' | 'months only';
 
 /** A store's digests that can be withheld, or served as a store written before the credits were kept serves them. */
 function switchable(of: () => DigestPort | undefined) {
@@ -23,6 +23,9 @@ function switchable(of: () => DigestPort | undefined) {
   const port: DigestPort = {
     digests: async (name, days, byDay) => {
       if (state.mode === 'rows') return null;
+      // As a store that keeps months beyond its days: no digest of a part of a month.
+      const whole = (d: number) => new Date(d * 86_400_000).getUTCDate() === 1;
+      if (state.mode === 'months only' && (!whole(days.start) || !whole(days.end + 1))) return null;
       const got = await of()?.digests(name, days, byDay);
       if (got) state.answered.set(name, (state.answered.get(name) ?? 0) + 1);
       return state.mode === 'without credits' ? (got?.map(({ credits: _c, ...d }) => d) ?? null) : (got ?? null);
@@ -148,6 +151,21 @@ describe('chargeback from the digests', () => {
       const groups = fromDigests.lines.map((l: { group: string }) => l.group);
       expect(groups).toContain('(no person)');
       expect(groups).toContain('(unassigned)');
+    }
+  });
+
+  it('sums the month for everyone else and reads movers by day where only the month is stored', async () => {
+    for (const r of [usd, credits]) {
+      const args = { start_month: '2026-10', by: 'team' };
+      const { rows } = await both(r, 'get_chargeback', args, 'billed');
+      r.state.mode = 'months only';
+      r.state.answered.clear();
+      const months = await r.stored.call('get_chargeback', args);
+      r.state.mode = 'digests';
+      expect(r.state.answered.get('billed')).toBeGreaterThan(0);
+      const { freshness: _a, ...fromMonths } = months.structured;
+      const { freshness: _b, ...fromRows } = rows;
+      expect(fromMonths).toEqual(fromRows);
     }
   });
 
