@@ -51,9 +51,16 @@ async function timedCalls(
   for (let i = 0; i < n + 1; i++) {
     rig.sim.clearRequests();
     const t = performance.now();
-    const r = await profiled(`teams-${name}-${i}`, () =>
-      client.callTool({ name, arguments: args }, { timeout: 600_000 }),
-    );
+    const call = () => client.callTool({ name, arguments: args }, { timeout: 600_000 });
+    let r = await profiled(`teams-${name}-${i}`, call);
+    // The first call may start fetches the store does not hold (a chargeback's movers by day beyond the days it
+    // keeps): they go on in the background, and the call is made again until it answers, as a client would.
+    for (
+      let tries = 0;
+      i === 0 && r.isError && tries < 30 && /not complete yet|did not answer in time/i.test(JSON.stringify(r.content));
+      tries++
+    )
+      r = await call();
     const out = r.structuredContent as { groups?: unknown; lines?: unknown[] } | undefined;
     if (r.isError || !(out?.groups || out?.lines?.length))
       throw new Error(`${name} failed: ${JSON.stringify(r.content).slice(0, 300)}`);
@@ -81,6 +88,10 @@ function printTable(print: Print, users: number, measures: readonly Measure[]): 
     `      ${'measure'.padEnd(width)}  ${'n'.padStart(2)}  ${'p50 ms'.padStart(8)}  ${'p99 ms'.padStart(8)}  ${'upstream'.padStart(8)}  goal`,
   );
   for (const m of measures) {
+    if (!m.ms.length) {
+      print(`      ${m.name.padEnd(width)}  failed (above)`);
+      continue;
+    }
     const p99 = quantile(m.ms, 0.99);
     print(
       `      ${m.name.padEnd(width)}  ${String(m.ms.length).padStart(2)}  ${quantile(m.ms, 0.5).toFixed(0).padStart(8)}  ${p99.toFixed(0).padStart(8)}  ${(m.upstream ?? 0).toFixed(0).padStart(8)}  <= ${m.goalMs} ms: ${p99 <= m.goalMs ? 'met' : 'not met'}`,
@@ -212,9 +223,18 @@ async function benchSize(print: Print, users: number): Promise<void> {
       loads.push(performance.now() - t);
     }
     const measures: Measure[] = [];
-    const report = (name: string, timed: number[] | { ms: number[]; upstream: number }, goalMs: number) => {
+    // A measure that fails is said in the table, and the others still run.
+    const attempt = async (run: () => Promise<{ ms: number[]; upstream: number }>) =>
+      run().catch((error: Error) => ({ ms: [] as number[], upstream: 0, failed: error.message.slice(0, 200) }));
+    const report = (
+      name: string,
+      timed: number[] | { ms: number[]; upstream: number; failed?: string },
+      goalMs: number,
+    ) => {
       const { ms, upstream } = Array.isArray(timed) ? { ms: timed, upstream: 0 } : timed;
+      const failed = Array.isArray(timed) ? undefined : timed.failed;
       measures.push({ name, ms, goalMs, upstream });
+      if (failed) return print(`    ${name}: failed: ${failed}`);
       const asked = upstream ? `; ${upstream.toFixed(0)} upstream requests a call` : '';
       print(
         `    ${name}: n=${ms.length} ${figures(ms)} (goal <= ${goalMs} ms: ${quantile(ms, 0.99) <= goalMs ? 'met' : 'not met'}${asked})`,
@@ -230,18 +250,18 @@ async function benchSize(print: Print, users: number): Promise<void> {
     const range = (days: number) => ({ start_date: formatDay(published - days + 1), end_date: formatDay(published) });
     report(
       'cost by team over 90 days',
-      await timedCalls(rig, client, 'get_cost_analytics', { ...range(90), group_by: ['team'] }, 5),
+      await attempt(() => timedCalls(rig, client, 'get_cost_analytics', { ...range(90), group_by: ['team'] }, 5)),
       1000,
     );
     report(
       'active people by team per day over 30 days',
-      await timedCalls(rig, client, 'get_active_user_counts', { ...range(30), group_by: 'team' }, 5),
+      await attempt(() => timedCalls(rig, client, 'get_active_user_counts', { ...range(30), group_by: 'team' }, 5)),
       1000,
     );
     const twelve = twelveMonths(rig);
     report(
       `chargeback by cost center, 12 months (${twelve.start_month}..${twelve.end_month})`,
-      await timedCalls(rig, client, 'get_chargeback', { ...twelve, by: 'cost_center' }, 5),
+      await attempt(() => timedCalls(rig, client, 'get_chargeback', { ...twelve, by: 'cost_center' }, 5)),
       2000,
     );
     await client.close();
