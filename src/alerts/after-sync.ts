@@ -5,6 +5,7 @@ import { formatDay } from '../util/utc-date.js';
 import type { AlertCandidate, AlertType } from '../domain/alerts.js';
 import type { RuntimeHistory } from '../history/serving/runtime-history.js';
 import type { Anomaly } from '../insights/anomaly-find.js';
+import { publishAnomalies } from '../insights/anomaly-feed.js';
 import type { Logger } from '../logger.js';
 import { Pseudonymizer } from '../privacy/pii.js';
 import { redactorOf } from '../privacy/redact.js';
@@ -153,6 +154,22 @@ async function queue(target: AlertingTarget, decide: () => Promise<AlertCandidat
 /** After a sync that stored everything, still under its lock: decides and queues its alerts; never throws. */
 export function queueAfterSync(target: AlertingTarget, fresh: readonly Anomaly[], signal: AbortSignal) {
   return queue(target, () => decideAfterSync(target, fresh, signal));
+}
+
+/**
+ * What every sync that stored everything does next, under its lock: publishes the anomalies new since the last sync
+ * (anomalies://latest; a failure is handed to `couldNot` and counts as none), then decides and queues its alerts.
+ */
+export async function afterStoredSync(
+  target: AlertingTarget,
+  signal: AbortSignal,
+  couldNot: (error: Error) => void,
+): Promise<{ fresh: Anomaly[]; queued: number }> {
+  const { source } = target.history;
+  const fresh = await publishAnomalies(target.client, target.config, source.store, signal, source.digest).catch(
+    (error: Error) => (couldNot(error), [] as Anomaly[]),
+  );
+  return { fresh, queued: await queueAfterSync(target, fresh, signal) };
 }
 
 /** After a sync that failed (or threw): sync.failed and data.stale queued; never throws. */

@@ -8,14 +8,13 @@ import { duration } from '../format/text.js';
 import { EXIT_FAILURE, stopSignal } from '../config/cli-options.js';
 import { helpAsked, runOneShot, type OneShot } from './command-opening.js';
 import { DEMO_SYNC, syncOnce } from '../history/sync/sync-run.js';
-import { publishAnomalies } from '../insights/anomaly-feed.js';
 import { anomalyTable } from '../tools/insights/find-anomalies.js';
 import type { Anomaly } from '../insights/anomaly-find.js';
 import {
+  afterStoredSync,
   deliverQueued,
   destinationsFor,
   queueAfterFailure,
-  queueAfterSync,
   type AlertingTarget,
 } from '../alerts/after-sync.js';
 
@@ -149,17 +148,11 @@ export async function syncCommandBody(
     holder,
     signal,
     onProgress: (line) => say(line.text),
-    after: async () => {
-      fresh = await publishAnomalies(
-        runtime.client,
-        runtime.config,
-        history.source.store,
-        signal,
-        history.source.digest,
-      ).catch((error: Error) => (say(`could not look for anomalies: ${error.message}`), []));
-      // Decided and queued under the sync's lock: one syncer at a time decides.
-      queued = await queueAfterSync(alerting, fresh, signal);
-    },
+    // Decided and queued under the sync's lock: one syncer at a time decides.
+    after: async () =>
+      void ({ fresh, queued } = await afterStoredSync(alerting, signal, (error) =>
+        say(`could not look for anomalies: ${error.message}`),
+      )),
   }).catch(async (error: unknown) => {
     await queueAfterFailure(alerting, { error: error instanceof Error ? error.message : String(error) });
     await deliverQueued(alerting, signal);

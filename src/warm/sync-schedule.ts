@@ -2,14 +2,12 @@ import type { Runtime } from '../runtime/runtime.js';
 import { CREDIT_REFRESH_MS } from '../domain/freshness.js';
 import type { RuntimeHistory } from '../history/serving/runtime-history.js';
 import { syncOnce } from '../history/sync/sync-run.js';
-import { publishAnomalies } from '../insights/anomaly-feed.js';
 import { DailyScheduler, type WarmClock } from './daily-schedule.js';
-import type { Anomaly } from '../insights/anomaly-find.js';
 import {
+  afterStoredSync,
   deliverQueued,
   destinationsFor,
   queueAfterFailure,
-  queueAfterSync,
   type AlertingTarget,
 } from '../alerts/after-sync.js';
 import { startDeliveryLoop, type DeliveryLoop } from '../alerts/delivery-loop.js';
@@ -29,17 +27,10 @@ async function syncInBackground(target: SyncTarget, signal: AbortSignal): Promis
       onProgress: (line) => (line.answerable ? log.info(line.text) : log.debug(line.text)),
       // New anomalies go to anomalies://latest, and its subscribers hear of them; then the alerts, under the lock.
       after: async () => {
-        const fresh = await publishAnomalies(
-          target.client,
-          target.config,
-          target.history.source.store,
-          signal,
-          target.history.source.digest,
-        ).then(
-          (found) => (found.length && log.info('new anomalies published', { count: found.length }), found),
-          (error: Error) => (log.warn('could not publish the anomalies', { error: error.message }), [] as Anomaly[]),
+        const { fresh } = await afterStoredSync(target, signal, (error) =>
+          log.warn('could not publish the anomalies', { error: error.message }),
         );
-        await queueAfterSync(target, fresh, signal);
+        if (fresh.length) log.info('new anomalies published', { count: fresh.length });
       },
     });
     if (!outcome.ran) return log.info(`history sync skipped: ${outcome.reason}`);
