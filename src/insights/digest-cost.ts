@@ -43,6 +43,13 @@ function plus(sum: number, value: number | string, k: number): number {
 /** `u:<email lowercased>` or `s:<name>`, as the listings key identities, from the store's names. */
 const keyOf = (name: string) => (name.startsWith('u:') ? `u:${name.slice(2).toLowerCase()}` : name);
 
+/** Per-segment sums in units: billed at `scale` decimals, credits at `creditScale`; no person's rest as BigInt. */
+export interface SegmentUnits {
+  scale: number;
+  creditScale: number;
+  parts: Array<{ ids: Map<string, { b: number; c: number }>; rest: { b: bigint; c: bigint } | undefined }>;
+}
+
 /**
  * Each identity's billed USD and credits from the store's billed digests (months first, then days), per segment.
  * Identities `apart` (whose teams change with the day) are summed per segment; every other one, and no person's
@@ -55,6 +62,24 @@ export async function costByIdentity(
   segments: readonly CostSegment[],
   apart: (identity: string) => boolean,
 ): Promise<SegmentSums[] | null> {
+  const got = await costUnits(ctx, segments, apart);
+  if (!got) return null;
+  const sum = (b: number | bigint, c: number | bigint) => ({
+    billed: decimalOf(b, got.scale),
+    credits: decimalOf(c, got.creditScale),
+  });
+  return got.parts.map((p) => ({
+    ids: new Map([...p.ids].map(([id, v]) => [id, sum(v.b, v.c)])),
+    rest: p.rest && sum(p.rest.b, p.rest.c),
+  }));
+}
+
+/** The same sums as integer units, for callers that add them up further before writing decimals. */
+export async function costUnits(
+  ctx: Pick<StoreReader, 'digests'>,
+  segments: readonly CostSegment[],
+  apart: (identity: string) => boolean,
+): Promise<SegmentUnits | null> {
   const lists: Digest[][] = [];
   for (const s of segments) {
     const got = await ctx.digests.digests('billed', s.days);
@@ -65,7 +90,8 @@ export async function costByIdentity(
   const size = maxId(all) + 1;
   const seen = new Uint8Array(size);
   for (const d of all) for (const id of d.ids) seen[id] = 1;
-  const numbers = [...seen.keys()].filter((id) => seen[id]);
+  const numbers: number[] = [];
+  for (let id = 0; id < size; id++) if (seen[id]) numbers.push(id);
   const names = await ctx.digests.names(numbers);
   const keys: string[] = [];
   const isApart = new Uint8Array(size);
@@ -83,7 +109,7 @@ export async function costByIdentity(
     const billed = new Float64Array(buckets * size);
     const credits = new Float64Array(buckets * size);
     const held = new Uint8Array(buckets * size);
-    const rest = Array.from({ length: buckets }, () => ({ billed: 0n, credits: 0n }));
+    const rest = Array.from({ length: buckets }, () => ({ b: 0n, c: 0n }));
     const out = segments.map(() => new Map<number, { b: number; c: number }>());
     for (const [i, s] of segments.entries())
       for (const d of lists[i]!) {
@@ -104,28 +130,24 @@ export async function costByIdentity(
             held[base + id] = 1;
           }
         }
-        rest[s.bucket]!.billed += BigInt(d.rest) * BigInt(kb);
-        rest[s.bucket]!.credits += BigInt(d.credits!.rest) * BigInt(kc);
+        rest[s.bucket]!.b += BigInt(d.rest) * BigInt(kb);
+        rest[s.bucket]!.c += BigInt(d.credits!.rest) * BigInt(kc);
       }
-    const sum = (b: number | bigint, c: number | bigint) => ({
-      billed: decimalOf(b, scale),
-      credits: decimalOf(c, creditScale),
-    });
-    const result: SegmentSums[] = out.map((own) => ({
-      ids: new Map([...own].map(([id, v]) => [keys[id]!, sum(v.b, v.c)])),
+    const parts: SegmentUnits['parts'] = out.map((own) => ({
+      ids: new Map([...own].map(([id, v]) => [keys[id]!, v])),
       rest: undefined,
     }));
     const firsts = new Map<number, number>();
     segments.forEach((s, i) => firsts.has(s.bucket) || firsts.set(s.bucket, i));
     for (const [bucket, i] of firsts) {
-      const into = result[i]!;
+      const into = parts[i]!;
       const base = bucket * size;
       for (const id of numbers)
-        if (held[base + id]) into.ids.set(keys[id]!, sum(billed[base + id]!, credits[base + id]!));
+        if (held[base + id]) into.ids.set(keys[id]!, { b: billed[base + id]!, c: credits[base + id]! });
       const r = rest[bucket]!;
-      if (r.billed !== 0n || r.credits !== 0n) into.rest = sum(r.billed, r.credits);
+      if (r.b !== 0n || r.c !== 0n) into.rest = r;
     }
-    return result;
+    return { scale, creditScale, parts };
   } catch (error) {
     if (error instanceof Unsafe) return null;
     throw error;

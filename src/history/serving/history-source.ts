@@ -1,21 +1,13 @@
 import type { DayRange } from '../../domain/dates.js';
 import { nextDailyRefresh } from '../../domain/freshness.js';
 import type { Days } from '../../domain/published-days.js';
-import type {
-  Digest,
-  DigestName,
-  DigestPort,
-  HistoryPort,
-  HistoryRequest as Request,
-  StoredPart,
-} from '../../upstream/history-port.js';
-import { datasetById, datasetsOfRequest, type Dataset } from '../store/datasets.js';
+import type { DigestPort, HistoryPort, HistoryRequest as Request, StoredPart } from '../../upstream/history-port.js';
+import { datasetsOfRequest, type Dataset } from '../store/datasets.js';
 import type { Block, HistoryStore, NewBlock } from '../store/history-store.js';
 import { blockExpiry, isWholeMonth, lastStorableDay } from '../store/store-rules.js';
 import { sourcesOf, type Source } from './serving.js';
 import { rollupSums } from '../store/derived/cost-rollups.js';
-import { digestId } from '../store/block-ids.js';
-import { digestSources, readDigest } from '../store/derived/digests.js';
+import { DigestReader, gaps } from './digest-reader.js';
 import { inSpan } from '../../telemetry/spans.js';
 
 type Row = Record<string, unknown>;
@@ -25,18 +17,6 @@ export interface SourceOptions {
   days: () => Days;
   /** Told once when the store fails a read or a write; the call goes on live. */
   onError?: (error: Error) => void;
-}
-
-/** The gaps of [start, end] that the blocks (sorted, disjoint) leave. */
-function gaps(start: number, end: number, blocks: ReadonlyArray<{ start: number; end: number }>): DayRange[] {
-  const out: DayRange[] = [];
-  let next = start;
-  for (const b of blocks) {
-    if (b.start > next) out.push({ start: next, end: b.start - 1 });
-    next = Math.max(next, b.end + 1);
-  }
-  if (next <= end) out.push({ start: next, end });
-  return out;
 }
 
 type Held = Block & { source: Source; order: number };
@@ -76,10 +56,13 @@ function bestCover(held: readonly Held[], start: number, end: number): Held[] {
 /** The history store as the client sees it: stored days answer, live answers of stored shapes fill it. */
 export class HistorySource implements HistoryPort {
   private failed = false;
+  readonly digest: DigestPort;
   constructor(
     readonly store: HistoryStore,
     private readonly options: SourceOptions,
-  ) {}
+  ) {
+    this.digest = new DigestReader(store, options, (error) => this.fail(error));
+  }
 
   async cover(request: Request, daysOnly = false): Promise<{ parts: StoredPart[]; missing: DayRange[] } | null> {
     const sources = sourcesOf(request.op.name, request.params);
@@ -122,56 +105,6 @@ export class HistorySource implements HistoryPort {
       });
     }
     return { parts, missing };
-  }
-
-  readonly digest: DigestPort = {
-    digests: async (name, days, byDay) => {
-      try {
-        return await this.readDigests(name, days, byDay);
-      } catch (error) {
-        this.fail(error as Error);
-        return null;
-      }
-    },
-    names: (ids) => this.store.people.namesOf(this.store.db, ids),
-    lastId: () => this.store.people.lastId(this.store.db),
-  };
-
-  /** The digests of the fewest stored blocks that cover the days exactly, months first; null with a gap. */
-  private async readDigests(name: DigestName, { start, end }: DayRange, byDay = false): Promise<Digest[] | null> {
-    const now = this.options.now();
-    const chosen: Array<{
-      dataset: string;
-      start: number;
-      end: number;
-      fetched_at: string;
-      expires_at: number | null;
-    }> = [];
-    // Expired blocks too (today's credit usage after 90 minutes, say): what the last sync stored, said by freshness.
-    for (const dataset of digestSources(name).filter((id) => !byDay || datasetById(id).grain === 'day'))
-      for (const b of await this.store.blocks(digestId(dataset), start, end)) {
-        const inside = b.start >= start && b.end <= end;
-        if (inside && !chosen.some((c) => b.start <= c.end && b.end >= c.start)) chosen.push({ ...b, dataset });
-      }
-    chosen.sort((a, b) => a.start - b.start);
-    if (gaps(start, end, chosen).length > 0) return null;
-    const daily = nextDailyRefresh(now, this.options.days().refreshHour);
-    const out: Digest[] = [];
-    for (const c of chosen) {
-      const body = await readDigest(this.store.db, c.dataset, c.start, c.end);
-      if (!body) return null;
-      out.push({
-        days: { start: c.start, end: c.end },
-        ...body,
-        freshness: {
-          fetched_at: c.fetched_at,
-          from_cache: false,
-          source: 'history',
-          next_refresh_at: new Date(Math.min(daily, Math.max(now, c.expires_at ?? daily))).toISOString(),
-        },
-      });
-    }
-    return out;
   }
 
   storedFrom(): number | undefined {

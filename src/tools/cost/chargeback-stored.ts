@@ -1,4 +1,5 @@
 import type { DayRange } from '../../domain/dates.js';
+import type { Directory } from '../../directory/directory.js';
 import type { GroupBy } from '../../directory/group-by.js';
 import { identityOfPoint, linesOf, type ChargebackLine, type CostEntry } from '../../insights/chargeback-lines.js';
 import { costAnalytics } from '../../upstream/endpoints/cost-analytics.js';
@@ -32,7 +33,6 @@ export function monthSegments(parts: readonly DayRange[]): DayRange[] {
 export async function storedLines(ctx: ToolContext, scope: OrgScope, by: GroupBy): Promise<ChargebackLine[] | null> {
   if (ctx.digests === NO_DIGESTS) return null;
   const directory = scope.view.directory;
-  const apart = (id: string) => !directory.sameEveryDay(id);
   const months = new Map<string, DayRange[]>();
   for (const days of monthSegments(scope.parts)) {
     const month = formatDay(days.start).slice(0, 7);
@@ -40,11 +40,25 @@ export async function storedLines(ctx: ToolContext, scope: OrgScope, by: GroupBy
   }
   const entries: CostEntry[] = [];
   for (const segments of months.values()) {
-    const got = await monthEntries(ctx, segments, apart);
+    const got = await monthEntries(ctx, segments, movedWithin(directory, segments, by));
     if (!got) return null;
     entries.push(...got);
   }
   return linesOf(entries, (id, day) => directory.primaryGroupOn(id, day, by));
+}
+
+/**
+ * Whether an identity's primary group changes within a month's segments: only those are summed per segment (or
+ * read by day). Someone who moved in March is summed whole in every other month; a move between two teams of one
+ * cost center is no move for a chargeback by cost center.
+ */
+export function movedWithin(directory: Directory, segments: readonly DayRange[], by: GroupBy) {
+  const days = segments.map((s) => formatDay(s.start));
+  return (id: string) => {
+    if (days.length < 2 || directory.sameEveryDay(id)) return false;
+    const first = directory.primaryGroupOn(id, days[0]!, by);
+    return days.some((day) => directory.primaryGroupOn(id, day, by) !== first);
+  };
 }
 
 /** One month's cost entries: from the digests of its segments, else from the month's and, for movers, by day. */
@@ -81,9 +95,9 @@ function entriesOf(sums: readonly SegmentSums[], segments: readonly DayRange[]):
 
 /** The cost of a few identities by day and user (filtered, 100 at a time): each day in its own group. */
 async function daysOf(ctx: ToolContext, days: DayRange, ids: readonly string[]): Promise<CostEntry[]> {
-  const entries: CostEntry[] = [];
-  for (let i = 0; i < ids.length; i += 100) {
-    const some = ids.slice(i, i + 100);
+  const batches: string[][] = [];
+  for (let i = 0; i < ids.length; i += 100) batches.push(ids.slice(i, i + 100));
+  const read = async (some: readonly string[]) => {
     const named = (kind: string) => some.filter((id) => id.startsWith(kind)).map((id) => id.slice(2));
     // A union of both lists; an empty one is left out (unset: no filtering).
     const [emails, accounts] = [named('u:'), named('s:')];
@@ -92,11 +106,20 @@ async function daysOf(ctx: ToolContext, days: DayRange, ids: readonly string[]):
       ...(accounts.length ? { service_account_names: accounts } : {}),
     };
     const query = costQuery({ granularity: 'day', filters }, ['COST_ANALYTICS_GROUP_BY_USER']);
+    const entries: CostEntry[] = [];
     for (const p of (await listAll(ctx, costAnalytics, { days, ...query })).data) {
       const id = identityOfPoint(p);
       const { billed_amount_usd: billed, credits_consumed: credits } = p.cost_metrics;
       if (id !== null) entries.push({ id, day: p.start_date, billed, credits });
     }
-  }
-  return entries;
+    return entries;
+  };
+  // A few batches at a time: the scheduler keeps within the rate limits whatever the number.
+  const out: CostEntry[][] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < batches.length; i = next++) out[i] = await read(batches[i]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(4, batches.length) }, worker));
+  return out.flat();
 }

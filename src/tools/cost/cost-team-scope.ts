@@ -1,6 +1,7 @@
 import { tidyDecimal } from '../../domain/numbers.js';
 import { UserInputError } from '../../errors.js';
-import { costByIdentity, type CostSum } from '../../insights/digest-cost.js';
+import { costUnits, decimalOf } from '../../insights/digest-cost.js';
+import type { DayRange } from '../../domain/dates.js';
 import type { PageArgs } from '../../upstream/client.js';
 import type { CostPoint } from '../../upstream/endpoints/cost-analytics.js';
 import type { Listed } from '../shared/listing.js';
@@ -39,16 +40,36 @@ export async function digestGroups(ctx: ToolContext, args: CostArgs, split: Cost
   if (!scope) return undefined;
   const directory = scope.view.directory;
   const segments = scope.parts.map((days) => ({ days, bucket: 0 }));
-  const sums = await costByIdentity(ctx, segments, (id) => !directory.sameEveryDay(id));
+  const sums = await costUnits(ctx, segments, (id) => !directory.sameEveryDay(id));
   if (!sums) return undefined;
-  type Sum = { id: string | null } & CostSum;
-  const parts = sums.map((s, i) => {
-    const rows: Sum[] = [...s.ids].map(([id, sum]) => ({ id, ...sum }));
-    if (s.rest) rows.push({ id: null, ...s.rest });
-    return { part: scope.parts[i]!, rows };
+  // Integer units all the way to the groups' sums, written as decimals once: no decimal text per person.
+  type Sum = { id: string | null; b: number; c: number };
+  const safe = (n: bigint) => (Number.isSafeInteger(Number(n)) ? Number(n) : undefined);
+  const parts: Array<{ part: DayRange; rows: Sum[] }> = [];
+  for (const [i, s] of sums.parts.entries()) {
+    const rows: Sum[] = [...s.ids].map(([id, v]) => ({ id, ...v }));
+    if (s.rest) {
+      const [b, c] = [safe(s.rest.b), safe(s.rest.c)];
+      if (b === undefined || c === undefined) return undefined;
+      rows.push({ id: null, b, c });
+    }
+    parts.push({ part: scope.parts[i]!, rows });
+  }
+  const groups = groupFigures(
+    ctx,
+    scope,
+    parts,
+    (r) => r.id,
+    (r) => ({ billed_amount_usd: r.b, credits_consumed: r.c }),
+  );
+  const scales: Record<string, number> = { billed_amount_usd: sums.scale, credits_consumed: sums.creditScale };
+  const decimals = (v: Groups['total']['values']) =>
+    Object.fromEntries(Object.entries(v).map(([k, x]) => [k, decimalOf(BigInt(x), scales[k]!)]));
+  return tidy({
+    ...groups,
+    rows: groups.rows.map((r) => ({ ...r, values: decimals(r.values) })),
+    total: { ...groups.total, values: decimals(groups.total.values) },
   });
-  const values = (r: Sum) => ({ billed_amount_usd: r.billed, credits_consumed: r.credits });
-  return tidy(groupFigures(ctx, scope, parts, (r) => r.id, values));
 }
 
 /** Amounts as the upstream writes them ("1.50" → "1.50", "1.500000" → "1.50"): alike whichever path summed them. */

@@ -7,7 +7,7 @@ import type { OrgView } from '../../directory/org-view.js';
 import { foldSmallGroups } from '../../directory/small-groups.js';
 import { parseIsoDay } from '../../util/utc-date.js';
 import type { DayRange } from '../../domain/dates.js';
-import { sumCounts, sumDecimals, type BigCount } from '../../domain/numbers.js';
+import { RunningSum } from '../../domain/running-sum.js';
 import { UserInputError } from '../../errors.js';
 import { formatDay } from '../../util/utc-date.js';
 import type { ToolContext } from '../types.js';
@@ -79,8 +79,6 @@ export const inScope = (scope: OrgScope, identity: string, part: DayRange) =>
   !scope.teams || scope.view.directory.inTeams(identity, formatDay(part.start), scope.teams);
 
 type Values = Record<string, number | string>;
-const sum = (list: Array<number | string>) =>
-  list.some((v) => typeof v === 'string') ? sumDecimals(list.map(String)) : sumCounts(list as BigCount[]);
 
 /**
  * Figures per group, from each part's rows: an identity's figures of a part go to its groups on that part's
@@ -101,14 +99,21 @@ export function groupFigures<R>(
   } = {},
 ) {
   const { dayOf, suffixOf } = rowOptions;
-  const groups = new Map<string, { ids: Set<string>; values: Map<string, Array<number | string>> }>();
+  type Acc = { ids: Set<string>; values: Map<string, RunningSum> };
+  const fresh = (): Acc => ({ ids: new Set(), values: new Map() });
+  const groups = new Map<string, Acc>();
   const people = new Map<string, Set<string>>();
-  const total = { ids: new Set<string>(), values: new Map<string, Array<number | string>>() };
+  const total = fresh();
   let overlapping = false;
-  const add = (into: typeof total, id: string, values: Values) => {
+  const add = (into: Acc, id: string, values: Values) => {
     into.ids.add(id);
-    for (const [k, v] of Object.entries(values)) (into.values.get(k) ?? into.values.set(k, []).get(k)!).push(v);
+    for (const k in values) {
+      let at = into.values.get(k);
+      if (!at) into.values.set(k, (at = new RunningSum()));
+      at.add(values[k]!);
+    }
   };
+  const groupOf = (key: string) => groups.get(key) ?? groups.set(key, fresh()).get(key)!;
   for (const { part, rows } of parts) {
     const first = formatDay(part.start);
     for (const row of rows) {
@@ -118,8 +123,7 @@ export function groupFigures<R>(
       const suffix = suffixOf?.(row) ?? '';
       if (id === null) {
         if (scope.teams) continue;
-        const key = `${NO_PERSON}\u0000${suffix}`;
-        add(groups.get(key) ?? groups.set(key, { ids: new Set(), values: new Map() }).get(key)!, '', values);
+        add(groupOf(`${NO_PERSON}\u0000${suffix}`), '', values);
         add(total, '', values);
         continue;
       }
@@ -128,8 +132,7 @@ export function groupFigures<R>(
       const names = scope.view.directory.groupsOn(id, day, scope.by);
       if (names.length > 1) overlapping = true;
       for (const g of names) {
-        const key = `${g}\u0000${suffix}`;
-        add(groups.get(key) ?? groups.set(key, { ids: new Set(), values: new Map() }).get(key)!, id, values);
+        add(groupOf(`${g}\u0000${suffix}`), id, values);
         (people.get(g) ?? people.set(g, new Set()).get(g)!).add(id);
       }
       add(total, id, values);
@@ -137,17 +140,25 @@ export function groupFigures<R>(
   }
   // Folded by the people of each group, whatever else splits it: no figure reveals one person.
   const shown = foldedNames(ctx, scope.by, people);
-  const merged = new Map<string, { ids: Set<string>; values: Map<string, Array<number | string>> }>();
+  const merged = new Map<string, Acc>();
   for (const [key, acc] of groups) {
     const [g, suffix] = key.split('\u0000') as [string, string];
     const to = (shown.get(g) ?? g) + (suffix ? ` · ${suffix}` : '');
-    const m = merged.get(to) ?? merged.set(to, { ids: new Set(), values: new Map() }).get(to)!;
+    const m = merged.get(to);
+    if (!m) {
+      merged.set(to, acc);
+      continue;
+    }
     for (const id of acc.ids) m.ids.add(id);
-    for (const [k, list] of acc.values) (m.values.get(k) ?? m.values.set(k, []).get(k)!).push(...list);
+    for (const [k, sum] of acc.values) {
+      const at = m.values.get(k);
+      if (at) at.merge(sum);
+      else m.values.set(k, sum);
+    }
   }
-  const out = (acc: typeof total) => ({
+  const out = (acc: Acc) => ({
     members: acc.ids.size - (acc.ids.has('') ? 1 : 0),
-    values: Object.fromEntries([...acc.values].map(([k, list]) => [k, sum(list)])) as Values,
+    values: Object.fromEntries([...acc.values].map(([k, sum]) => [k, sum.value()])) as Values,
   });
   return {
     by: scope.by.kind === 'attribute' ? scope.by.name : scope.by.depth ? `team:${scope.by.depth}` : 'team',
