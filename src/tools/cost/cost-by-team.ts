@@ -25,9 +25,10 @@ export function splitCostGroups(groupBy: string[] = [], teams?: string[]): CostG
 }
 
 /**
- * The listing of a cost question and its groups block. Grouped (or filtered) by the directory alone, over the whole
- * range, unfiltered and not a raw page, a team's figure is a sum of per-identity sums: the store's digests answer
- * it (with the listing's totals, not by user); else, or where the store lacks a day, the rows by user do.
+ * The listing of a cost question and its groups block. Grouped (or filtered) by the directory alone, unfiltered
+ * and not a raw page, a team's figure (over the range or per day) is a sum of per-identity sums: the store's
+ * digests answer it (with the listing's totals, not by user); else, or where the store lacks a day, the rows by
+ * user do.
  */
 export async function listedCost(
   ctx: ToolContext,
@@ -37,7 +38,7 @@ export async function listedCost(
 ): Promise<{ listed: Listed<CostPoint>; groups: Groups | undefined }> {
   const filtered = Object.values(args.filters ?? {}).some((v) => v !== undefined && v.length > 0);
   const org = split.org !== undefined || args.teams !== undefined;
-  const whole = !split.upstream.length && args.granularity === 'total' && !filtered && !wantsRawPage(args);
+  const whole = !split.upstream.length && !filtered && !wantsRawPage(args);
   if (ctx.digests !== NO_DIGESTS && org && whole) {
     const listed = await list(split.upstream);
     const groups = await digestGroups(ctx, args, split, listed);

@@ -1,6 +1,7 @@
 import { tidyDecimal } from '../../domain/numbers.js';
 import { UserInputError } from '../../errors.js';
-import { costUnits, decimalOf } from '../../insights/digest-cost.js';
+import { costUnits, decimalOf, type SegmentUnits } from '../../insights/digest-cost.js';
+import { formatDay } from '../../util/utc-date.js';
 import type { DayRange } from '../../domain/dates.js';
 import type { PageArgs } from '../../upstream/client.js';
 import type { CostPoint } from '../../upstream/endpoints/cost-analytics.js';
@@ -33,27 +34,36 @@ export async function costScope(ctx: ToolContext, args: CostArgs, split: CostGro
 
 /**
  * Groups from per-identity sums of the store's digests: over the whole range for whoever's teams are the same
- * every day, per part for the others (a part's first day gives its teams). Undefined when a part is not stored.
+ * every day, per part for the others (a part's first day gives its teams); per day, each day's with that day's
+ * teams, for granularity day. Undefined when a part is not stored.
  */
 export async function digestGroups(ctx: ToolContext, args: CostArgs, split: CostGroupSplit, listed: Listed<CostPoint>) {
   const scope = await costScope(ctx, args, split, listed);
   if (!scope) return undefined;
   const directory = scope.view.directory;
-  const segments = scope.parts.map((days) => ({ days, bucket: 0 }));
-  const sums = await costUnits(ctx, segments, (id) => !directory.sameEveryDay(id));
+  const byDay = args.granularity === 'day';
+  const ranges = byDay ? scope.parts.flatMap(daysIn) : scope.parts;
+  const sums = byDay
+    ? await dailyUnits(ctx, ranges)
+    : await costUnits(
+        ctx,
+        ranges.map((days) => ({ days, bucket: 0 })),
+        (id) => !directory.sameEveryDay(id),
+      );
   if (!sums) return undefined;
   // Integer units all the way to the groups' sums, written as decimals once: no decimal text per person.
-  type Sum = { id: string | null; b: number; c: number };
+  type Sum = { id: string | null; b: number; c: number; day: string };
   const safe = (n: bigint) => (Number.isSafeInteger(Number(n)) ? Number(n) : undefined);
   const parts: Array<{ part: DayRange; rows: Sum[] }> = [];
   for (const [i, s] of sums.parts.entries()) {
-    const rows: Sum[] = [...s.ids].map(([id, v]) => ({ id, ...v }));
+    const day = formatDay(ranges[i]!.start);
+    const rows: Sum[] = [...s.ids].map(([id, v]) => ({ id, ...v, day }));
     if (s.rest) {
       const [b, c] = [safe(s.rest.b), safe(s.rest.c)];
       if (b === undefined || c === undefined) return undefined;
-      rows.push({ id: null, b, c });
+      rows.push({ id: null, b, c, day });
     }
-    parts.push({ part: scope.parts[i]!, rows });
+    parts.push({ part: ranges[i]!, rows });
   }
   const groups = groupFigures(
     ctx,
@@ -61,6 +71,7 @@ export async function digestGroups(ctx: ToolContext, args: CostArgs, split: Cost
     parts,
     (r) => r.id,
     (r) => ({ billed_amount_usd: r.b, credits_consumed: r.c }),
+    byDay ? { suffixOf: (r) => r.day } : {},
   );
   const scales: Record<string, number> = { billed_amount_usd: sums.scale, credits_consumed: sums.creditScale };
   const decimals = (v: Groups['total']['values']) =>
@@ -70,6 +81,34 @@ export async function digestGroups(ctx: ToolContext, args: CostArgs, split: Cost
     rows: groups.rows.map((r) => ({ ...r, values: decimals(r.values) })),
     total: { ...groups.total, values: decimals(groups.total.values) },
   });
+}
+
+const daysIn = (r: DayRange): DayRange[] =>
+  Array.from({ length: r.end - r.start + 1 }, (_, i) => ({ start: r.start + i, end: r.start + i }));
+
+/** Each day's sums on their own (a day is its own group row), brought to one scale so that totals add up. */
+async function dailyUnits(ctx: ToolContext, days: readonly DayRange[]): Promise<SegmentUnits | null> {
+  const each: SegmentUnits[] = [];
+  for (const d of days) {
+    const got = await costUnits(ctx, [{ days: d, bucket: 0 }], () => false);
+    if (!got) return null;
+    each.push(got);
+  }
+  const scale = Math.max(0, ...each.map((e) => e.scale));
+  const creditScale = Math.max(0, ...each.map((e) => e.creditScale));
+  const parts: SegmentUnits['parts'] = [];
+  for (const e of each) {
+    const [kb, kc] = [10 ** (scale - e.scale), 10 ** (creditScale - e.creditScale)];
+    const ids = new Map<string, { b: number; c: number }>();
+    for (const [id, v] of e.parts[0]!.ids) {
+      const [b, c] = [v.b * kb, v.c * kc];
+      if (!Number.isSafeInteger(b) || !Number.isSafeInteger(c)) return null;
+      ids.set(id, { b, c });
+    }
+    const rest = e.parts[0]!.rest;
+    parts.push({ ids, rest: rest && { b: rest.b * BigInt(kb), c: rest.c * BigInt(kc) } });
+  }
+  return { scale, creditScale, parts };
 }
 
 /** Amounts as the upstream writes them ("1.50" → "1.50", "1.500000" → "1.50"): alike whichever path summed them. */

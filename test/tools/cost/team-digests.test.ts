@@ -111,6 +111,17 @@ describe('cost by team from the digests', () => {
     if (by === 'team') expect(digests.groups.overlapping).toBe(true);
   });
 
+  it('per day too: each day in its teams of that day, equal to the rows by user', async () => {
+    for (const r of [usd, credits]) {
+      const args = { start_date: '2026-10-10', end_date: '2026-10-20', granularity: 'day', group_by: ['team:2'] };
+      const { rows, digests } = await both(r, 'get_cost_analytics', args, 'billed');
+      expect(digests.groups).toEqual(rows.groups);
+      const named = digests.groups.rows.map((g: { group: string }) => g.group);
+      expect(named).toEqual(expect.arrayContaining(['Moved/Before · 2026-10-14', 'Moved/After · 2026-10-15']));
+      expect(named).not.toContain('Moved/After · 2026-10-14');
+    }
+  });
+
   it('splits the range where the directory changes: the mover counts before and after', async () => {
     const { rows, digests } = await both(usd, 'get_cost_analytics', { ...RANGE, group_by: ['team:2'] }, 'billed');
     expect(digests.groups).toEqual(rows.groups);
