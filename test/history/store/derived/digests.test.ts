@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readDigest } from '../../../../src/history/store/derived/digests.js';
+import { readDigest, storeDigest } from '../../../../src/history/store/derived/digests.js';
 import { storedHarness, type StoredHarness } from '../../../helpers/history.js';
 
 type Row = Record<string, any>;
@@ -107,6 +107,22 @@ describe.each(['sqlite', 'postgres'] as const)(
       const after = await digestRows();
       expect(after).toEqual(before);
       expect(await store.fillDigests()).toBe(0);
+    });
+
+    it('are parsed once per stored block, and read again when the block is written again', async () => {
+      const source = stored.history.source;
+      const b = (await source.store.blocks('dau', 0, 1e6))[0]!;
+      const days = { start: b.start, end: b.end };
+      const first = (await source.digest.digests('dau', days))![0]!;
+      expect((await source.digest.digests('dau', days))![0]!.ids).toBe(first.ids);
+      // A new fetch of the day: a new fetched_at, a new body (here one identity fewer).
+      const body = JSON.stringify({ ids: first.ids.slice(1), v: first.v.slice(1), scale: 0, rest: 0 });
+      const later = new Date(Date.parse(b.fetched_at) + 60_000).toISOString();
+      const block = { ...b, dataset: 'dau', fetched_at: later, expires_at: null };
+      await source.store.db.transaction().execute((tx) => storeDigest(tx, block, body));
+      const again = (await source.digest.digests('dau', days))![0]!;
+      expect(again.ids).toEqual(first.ids.slice(1));
+      expect(again.freshness.fetched_at).toBe(later);
     });
 
     it('answer a range from the fewest blocks (months first), and nothing where a day is missing', async () => {
