@@ -3,15 +3,10 @@ import type { HistoryTables } from './store-tables.js';
 import type { Grain } from './datasets.js';
 import { blockSums, numbered } from './derived/block-sums.js';
 import { rollupsOf } from './derived/cost-rollups.js';
-import {
-  DIGESTED,
-  PeopleIndex,
-  digestBody,
-  digestShare,
-  digestSums,
-  storeDigest,
-  type DigestShare,
-} from './derived/digests.js';
+import { DIGESTED, storeDigest } from './derived/digests.js';
+import { digestBody, digestShare, type DigestShare } from './derived/digest-body.js';
+import { digestSums } from './derived/identity-sums.js';
+import { PeopleIndex } from './derived/people-index.js';
 import { passesFor, shareOf } from './derived/passes.js';
 import { dropSpans } from './derived/spans.js';
 import { digestId, stagingId } from './block-ids.js';

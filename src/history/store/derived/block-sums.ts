@@ -3,15 +3,10 @@ import type { HistoryTables } from '../store-tables.js';
 import { stagingId } from '../block-ids.js';
 import { insertPositioned, readRecords } from '../store-rows.js';
 import { perIdentity, rollupSums, rollupsOf, type Rollup } from './cost-rollups.js';
-import {
-  DIGESTED,
-  digestBody,
-  digestShare,
-  digestSums,
-  type DigestShare,
-  type DigestSums,
-  type PeopleIndex,
-} from './digests.js';
+import { DIGESTED } from './digests.js';
+import { digestBody, digestShare, type DigestShare } from './digest-body.js';
+import { digestSums, type DigestSums } from './identity-sums.js';
+import type { PeopleIndex } from './people-index.js';
 import { passesFor, shareOf } from './passes.js';
 
 type Db = Kysely<HistoryTables>;
