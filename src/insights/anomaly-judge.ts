@@ -4,7 +4,8 @@ import { identityKey, type IdentityRef } from '../upstream/listing/merge.js';
 import { parseIsoDay } from '../util/utc-date.js';
 import type { ReadContext, Series } from './anomaly-data.js';
 import { findAnomalies, findWithGroups, type Anomaly, type GroupAnomaly } from './anomaly-find.js';
-import { groupDaysOf, type GroupLens, type GroupRow } from './anomaly-groups.js';
+import type { GroupLens, GroupRow } from './anomaly-groups.js';
+import { groupDaysOf } from './anomaly-group-sources.js';
 
 export interface Found<A = Anomaly | GroupAnomaly> {
   anomalies: A[];
