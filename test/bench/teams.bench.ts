@@ -199,21 +199,25 @@ async function benchScimPush(print: Print, chart: ReturnType<typeof generateOrgC
 
 async function benchSize(print: Print, users: number): Promise<void> {
   const rig = await historyRig({ users, rateLimit: false });
+  // BENCH_TEAMS_STORE=0: the directory file and the SCIM push alone, without the store's ten minutes of setup.
+  const fromStore = process.env.BENCH_TEAMS_STORE !== '0';
   try {
     const t0 = performance.now();
-    const outcome = await syncOnce(
-      rig.client,
-      rig.history.source,
-      { historyDays: 7, historyMonths: 0, syncShare: 1 },
-      {},
-    );
-    if (!outcome.ran) throw new Error('the sync did not run');
-    // The month first: with its days copied, the store would answer it from them, and nothing would be kept.
-    const months = await fillMonths(rig);
-    const blocks = months + (await replicate(rig, 90, 0));
-    print(
-      `  ${users.toLocaleString('en-US')} people: a week synced and copied to 90 days, a month of cost fetched and its digest and total copied to 12 months (${blocks} blocks) in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
-    );
+    if (fromStore) {
+      const outcome = await syncOnce(
+        rig.client,
+        rig.history.source,
+        { historyDays: 7, historyMonths: 0, syncShare: 1 },
+        {},
+      );
+      if (!outcome.ran) throw new Error('the sync did not run');
+      // The month first: with its days copied, the store would answer it from them, and nothing would be kept.
+      const months = await fillMonths(rig);
+      const blocks = months + (await replicate(rig, 90, 0));
+      print(
+        `  ${users.toLocaleString('en-US')} people: a week synced and copied to 90 days, a month of cost fetched and its digest and total copied to 12 months (${blocks} blocks) in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
+      );
+    }
     const chart = generateOrgChart(rig.sim.state.org, { levels: 5, perTeam: 25 });
     const csv = orgChartCsv(chart);
     const loads: number[] = [];
@@ -245,26 +249,28 @@ async function benchSize(print: Print, users: number): Promise<void> {
       loads,
       2000,
     );
-    const client = await mcpWithTeams(rig, csv);
-    const { published } = rig.client.days();
-    const range = (days: number) => ({ start_date: formatDay(published - days + 1), end_date: formatDay(published) });
-    report(
-      'cost by team over 90 days',
-      await attempt(() => timedCalls(rig, client, 'get_cost_analytics', { ...range(90), group_by: ['team'] }, 5)),
-      1000,
-    );
-    report(
-      'active people by team per day over 30 days',
-      await attempt(() => timedCalls(rig, client, 'get_active_user_counts', { ...range(30), group_by: 'team' }, 5)),
-      1000,
-    );
-    const twelve = twelveMonths(rig);
-    report(
-      `chargeback by cost center, 12 months (${twelve.start_month}..${twelve.end_month})`,
-      await attempt(() => timedCalls(rig, client, 'get_chargeback', { ...twelve, by: 'cost_center' }, 5)),
-      2000,
-    );
-    await client.close();
+    if (fromStore) {
+      const client = await mcpWithTeams(rig, csv);
+      const { published } = rig.client.days();
+      const range = (days: number) => ({ start_date: formatDay(published - days + 1), end_date: formatDay(published) });
+      report(
+        'cost by team over 90 days',
+        await attempt(() => timedCalls(rig, client, 'get_cost_analytics', { ...range(90), group_by: ['team'] }, 5)),
+        1000,
+      );
+      report(
+        'active people by team per day over 30 days',
+        await attempt(() => timedCalls(rig, client, 'get_active_user_counts', { ...range(30), group_by: 'team' }, 5)),
+        1000,
+      );
+      const twelve = twelveMonths(rig);
+      report(
+        `chargeback by cost center, 12 months (${twelve.start_month}..${twelve.end_month})`,
+        await attempt(() => timedCalls(rig, client, 'get_chargeback', { ...twelve, by: 'cost_center' }, 5)),
+        2000,
+      );
+      await client.close();
+    }
     if (process.env.BENCH_TEAMS_SCIM !== '0') {
       const ms = await benchScimPush(print, chart, formatDay(rig.sim.state.org.anchorDay));
       measures.push({ name: 'full SCIM push (4 at a time)', ms: [ms], goalMs: 600_000 });
