@@ -1,5 +1,6 @@
 import { formatDay } from '../../util/utc-date.js';
-import { groupFigures, orgScope } from '../shared/org-groups.js';
+import { orgScope } from '../shared/org-groups.js';
+import { groupFigures } from '../shared/group-figures.js';
 import type { ToolContext } from '../types.js';
 
 interface StatusRow {

@@ -5,7 +5,8 @@ import { costAnalytics, type CostPoint } from '../../upstream/endpoints/cost-ana
 import { NO_DIGESTS } from '../../upstream/history-port.js';
 import { listAll } from '../../upstream/listing/list-all.js';
 import { wantsRawPage, type Listed } from '../shared/listing.js';
-import { groupFigures, partRows } from '../shared/org-groups.js';
+import { partRows } from '../shared/org-groups.js';
+import { groupFigures } from '../shared/group-figures.js';
 import type { ToolContext } from '../types.js';
 import { costQuery, groupKeys, resolvedFilters, SHORT } from './cost-query.js';
 import { costScope, digestGroups, tidy, type CostArgs, type CostGroupSplit, type Groups } from './cost-team-scope.js';

@@ -6,7 +6,8 @@ import type { DayRange } from '../../domain/dates.js';
 import type { PageArgs } from '../../upstream/client.js';
 import type { CostPoint } from '../../upstream/endpoints/cost-analytics.js';
 import type { Listed } from '../shared/listing.js';
-import { dayRangeOf, groupFigures, orgScope } from '../shared/org-groups.js';
+import { dayRangeOf, orgScope } from '../shared/org-groups.js';
+import { groupFigures } from '../shared/group-figures.js';
 import type { ToolContext } from '../types.js';
 import { SHORT, type CostFilters } from './cost-query.js';
 

@@ -2,7 +2,8 @@ import type { Counts } from '../../insights/adoption-counts.js';
 import { peopleOf } from '../../insights/adoption-history.js';
 import type { Bits } from '../../insights/people-bits.js';
 import { formatDay } from '../../util/utc-date.js';
-import { groupFigures, orgScope } from '../shared/org-groups.js';
+import { orgScope } from '../shared/org-groups.js';
+import { groupFigures } from '../shared/group-figures.js';
 import type { ToolContext } from '../types.js';
 
 const has = (set: Bits | null, i: number) =>

@@ -10,7 +10,8 @@ import { listInputs, rangeInputs } from '../shared/inputs.js';
 import { answerWithinMs } from '../../upstream/listing/list-all.js';
 import { GROUP_KINDS, KINDS, METHOD } from '../../insights/anomaly-find.js';
 import { BASELINE_DAYS } from '../../insights/anomaly-rules.js';
-import { groupFigures, groupsOut, orgInputs, orgScope } from '../shared/org-groups.js';
+import { groupsOut, orgInputs, orgScope } from '../shared/org-groups.js';
+import { groupFigures } from '../shared/group-figures.js';
 import { groupsText } from '../shared/org-groups-text.js';
 import { groupLens } from '../shared/group-lens.js';
 

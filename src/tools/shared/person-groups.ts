@@ -1,7 +1,8 @@
 import type { DayRange } from '../../domain/dates.js';
 import { identityKey, type IdentityRef } from '../../upstream/listing/merge.js';
 import type { Listed } from './listing.js';
-import { dayRangeOf, groupFigures, inScope, orgScope, partRows } from './org-groups.js';
+import { dayRangeOf, inScope, orgScope, partRows } from './org-groups.js';
+import { groupFigures } from './group-figures.js';
 import { userMatcher } from './rows.js';
 import type { ToolContext } from '../types.js';
 

@@ -5,7 +5,8 @@ import { identityKey } from '../../upstream/listing/merge.js';
 import type { DayRange } from '../../domain/dates.js';
 import { NO_DIGESTS } from '../../upstream/history-port.js';
 import { formatDay, parseIsoDay } from '../../util/utc-date.js';
-import { groupFigures, orgScope, type OrgScope } from '../shared/org-groups.js';
+import { orgScope, type OrgScope } from '../shared/org-groups.js';
+import { groupFigures } from '../shared/group-figures.js';
 import type { ToolContext } from '../types.js';
 
 /** Distinct people per group per day asks one list of people a day: a quarter at most. */

@@ -4,7 +4,8 @@ import { costAnalytics } from '../../upstream/endpoints/cost-analytics.js';
 import { userActivity, type UserActivity } from '../../upstream/endpoints/user-activity.js';
 import { listAll } from '../../upstream/listing/list-all.js';
 import { identityKey } from '../../upstream/listing/merge.js';
-import { groupFigures, inScope, orgScope, partRows } from '../shared/org-groups.js';
+import { inScope, orgScope, partRows } from '../shared/org-groups.js';
+import { groupFigures } from '../shared/group-figures.js';
 import type { ToolContext } from '../types.js';
 
 type Activity = UserActivity['users'][number];
