@@ -2,22 +2,10 @@ import type { DayRange } from '../domain/dates.js';
 import type { Digest } from '../upstream/history-port.js';
 import { Unsafe, maxId, valueOf, type StoreReader } from './digest-sums.js';
 
-/** Billed USD and credits of one identity (or of no person), as exact decimals. */
-export interface CostSum {
-  billed: string;
-  credits: string;
-}
-
 /** Days whose cost is summed apart, and the bucket (a month, or the whole range) they add up in. */
 export interface CostSegment {
   days: DayRange;
   bucket: number;
-}
-
-/** What one segment's sums hold: its identities' cost, and what no person's rows sum to (undefined when zero). */
-export interface SegmentSums {
-  ids: Map<string, CostSum>;
-  rest: CostSum | undefined;
 }
 
 /** Units at `scale` decimals as a decimal string, as the upstream writes amounts (tidyDecimal). */
@@ -51,30 +39,12 @@ export interface SegmentUnits {
 }
 
 /**
- * Each identity's billed USD and credits from the store's billed digests (months first, then days), per segment.
- * Identities `apart` (whose teams change with the day) are summed per segment; every other one, and no person's
- * rows, per bucket, in the bucket's first segment: its teams are the same whichever day. Null when a day is not
- * stored, a digest lacks the credits (stored before they were kept), or a sum is beyond 2^53 units: the caller
- * reads rows then.
+ * Each identity's billed USD and credits from the store's billed digests (months first, then days), per segment,
+ * in integer units (callers add them up further and write decimals once). Identities `apart` (whose teams change
+ * with the day) are summed per segment; every other one, and no person's rows, per bucket, in the bucket's first
+ * segment: its teams are the same whichever day. Null when a day is not stored, a digest lacks the credits (stored
+ * before they were kept), or a sum is beyond 2^53 units: the caller reads rows then.
  */
-export async function costByIdentity(
-  ctx: Pick<StoreReader, 'digests'>,
-  segments: readonly CostSegment[],
-  apart: (identity: string) => boolean,
-): Promise<SegmentSums[] | null> {
-  const got = await costUnits(ctx, segments, apart);
-  if (!got) return null;
-  const sum = (b: number | bigint, c: number | bigint) => ({
-    billed: decimalOf(b, got.scale),
-    credits: decimalOf(c, got.creditScale),
-  });
-  return got.parts.map((p) => ({
-    ids: new Map([...p.ids].map(([id, v]) => [id, sum(v.b, v.c)])),
-    rest: p.rest && sum(p.rest.b, p.rest.c),
-  }));
-}
-
-/** The same sums as integer units, for callers that add them up further before writing decimals. */
 export async function costUnits(
   ctx: Pick<StoreReader, 'digests'>,
   segments: readonly CostSegment[],

@@ -1,11 +1,9 @@
 import type { DayRange } from '../../domain/dates.js';
-import type { Directory } from '../../directory/directory.js';
 import type { GroupBy } from '../../directory/group-by.js';
-import { identityOfPoint, linesOf, type ChargebackLine, type CostEntry } from '../../insights/chargeback-lines.js';
-import { costAnalytics } from '../../upstream/endpoints/cost-analytics.js';
-import { listAll } from '../../upstream/listing/list-all.js';
-import { costQuery } from './cost-query.js';
-import { costByIdentity, type SegmentSums } from '../../insights/digest-cost.js';
+import { NO_PERSON, type ChargebackLine } from '../../insights/chargeback-lines.js';
+import { costUnits, type SegmentUnits } from '../../insights/digest-cost.js';
+import { LineSums } from './chargeback-sums.js';
+import { movedWithin, moversByDay } from './chargeback-movers.js';
 import { NO_DIGESTS } from '../../upstream/history-port.js';
 import { formatDay } from '../../util/utc-date.js';
 import type { OrgScope } from '../shared/org-groups.js';
@@ -38,88 +36,62 @@ export async function storedLines(ctx: ToolContext, scope: OrgScope, by: GroupBy
     const month = formatDay(days.start).slice(0, 7);
     (months.get(month) ?? months.set(month, []).get(month)!).push(days);
   }
-  const entries: CostEntry[] = [];
-  for (const segments of months.values()) {
-    const got = await monthEntries(ctx, segments, movedWithin(directory, segments, by));
-    if (!got) return null;
-    entries.push(...got);
+  const sums = new LineSums();
+  const groupOf = (id: string, day: string) => directory.primaryGroupOn(id, day, by);
+  for (const [month, segments] of months) {
+    const ok = await addMonth(ctx, sums, { month, segments, groupOf }, movedWithin(directory, segments, by));
+    if (!ok) return null;
   }
-  return linesOf(entries, (id, day) => directory.primaryGroupOn(id, day, by));
+  return sums.result();
 }
 
-/**
- * Whether an identity's primary group changes within a month's segments: only those are summed per segment (or
- * read by day). Someone who moved in March is summed whole in every other month; a move between two teams of one
- * cost center is no move for a chargeback by cost center.
- */
-export function movedWithin(directory: Directory, segments: readonly DayRange[], by: GroupBy) {
-  const days = segments.map((s) => formatDay(s.start));
-  return (id: string) => {
-    if (days.length < 2 || directory.sameEveryDay(id)) return false;
-    const first = directory.primaryGroupOn(id, days[0]!, by);
-    return days.some((day) => directory.primaryGroupOn(id, day, by) !== first);
-  };
+interface Month {
+  month: string;
+  segments: readonly DayRange[];
+  groupOf: (identity: string, day: string) => string;
 }
 
-/** One month's cost entries: from the digests of its segments, else from the month's and, for movers, by day. */
-async function monthEntries(
+/** One month's cost into the lines: from the digests of its segments, else from the month's and, for movers, by day. */
+async function addMonth(
   ctx: ToolContext,
-  segments: readonly DayRange[],
+  sums: LineSums,
+  { month, segments, groupOf }: Month,
   apart: (identity: string) => boolean,
-): Promise<CostEntry[] | null> {
-  const sums = await costByIdentity(
+): Promise<boolean> {
+  const units = await costUnits(
     ctx,
     segments.map((days) => ({ days, bucket: 0 })),
     apart,
   );
-  if (sums) return entriesOf(sums, segments);
-  if (segments.length === 1) return null;
-  // Only the month is stored, not its days: everyone else's month is summed, whoever moved in it is read by day.
-  const month = { start: segments[0]!.start, end: segments.at(-1)!.end };
-  const whole = await costByIdentity(ctx, [{ days: month, bucket: 0 }], () => false);
-  if (!whole) return null;
-  const movers = [...whole[0]!.ids.keys()].filter(apart);
-  for (const id of movers) whole[0]!.ids.delete(id);
-  return [...entriesOf(whole, [month]), ...(await daysOf(ctx, month, movers))];
-}
-
-function entriesOf(sums: readonly SegmentSums[], segments: readonly DayRange[]): CostEntry[] {
-  const entries: CostEntry[] = [];
-  for (const [i, s] of sums.entries()) {
-    const day = formatDay(segments[i]!.start);
-    for (const [id, sum] of s.ids) entries.push({ id, day, ...sum });
-    if (s.rest) entries.push({ id: null, day, ...s.rest });
+  if (units) {
+    addUnits(sums, month, units, segments, groupOf);
+    return true;
   }
-  return entries;
+  if (segments.length === 1) return false;
+  // Only the month is stored, not its days: everyone else's month is summed, whoever moved in it is read by day.
+  const days = { start: segments[0]!.start, end: segments.at(-1)!.end };
+  const whole = await costUnits(ctx, [{ days, bucket: 0 }], () => false);
+  if (!whole) return false;
+  const movers = [...whole.parts[0]!.ids.keys()].filter(apart);
+  for (const id of movers) whole.parts[0]!.ids.delete(id);
+  addUnits(sums, month, whole, [days], groupOf);
+  for (const e of await moversByDay(ctx, days, movers))
+    sums.addDecimals(month, groupOf(e.id, e.day), e.id, e.billed, e.credits);
+  return true;
 }
 
-/** The cost of a few identities by day and user (filtered, 100 at a time): each day in its own group. */
-async function daysOf(ctx: ToolContext, days: DayRange, ids: readonly string[]): Promise<CostEntry[]> {
-  const batches: string[][] = [];
-  for (let i = 0; i < ids.length; i += 100) batches.push(ids.slice(i, i + 100));
-  const read = async (some: readonly string[]) => {
-    const named = (kind: string) => some.filter((id) => id.startsWith(kind)).map((id) => id.slice(2));
-    // A union of both lists; an empty one is left out (unset: no filtering).
-    const [emails, accounts] = [named('u:'), named('s:')];
-    const filters = {
-      ...(emails.length ? { user_emails: emails } : {}),
-      ...(accounts.length ? { service_account_names: accounts } : {}),
-    };
-    const query = costQuery({ granularity: 'day', filters }, ['COST_ANALYTICS_GROUP_BY_USER']);
-    const entries: CostEntry[] = [];
-    for (const p of (await listAll(ctx, costAnalytics, { days, ...query })).data) {
-      const id = identityOfPoint(p);
-      const { billed_amount_usd: billed, credits_consumed: credits } = p.cost_metrics;
-      if (id !== null) entries.push({ id, day: p.start_date, billed, credits });
-    }
-    return entries;
-  };
-  // A few batches at a time: the scheduler keeps within the rate limits whatever the number.
-  const out: CostEntry[][] = [];
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < batches.length; i = next++) out[i] = await read(batches[i]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(4, batches.length) }, worker));
-  return out.flat();
+/** Each segment's sums in its identities' primary groups of its first day, no person's in its own line. */
+function addUnits(
+  sums: LineSums,
+  month: string,
+  units: SegmentUnits,
+  segments: readonly DayRange[],
+  groupOf: (identity: string, day: string) => string,
+) {
+  sums.scalesOf(month, units.scale, units.creditScale);
+  for (const [i, part] of units.parts.entries()) {
+    const day = formatDay(segments[i]!.start);
+    for (const [id, v] of part.ids) sums.addUnits(month, groupOf(id, day), id, v.b, v.c);
+    if (part.rest) sums.addUnits(month, NO_PERSON, null, part.rest.b, part.rest.c);
+  }
 }

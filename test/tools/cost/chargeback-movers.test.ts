@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseDirectoryFile } from '../../../src/directory/directory-file.js';
 import { Directory } from '../../../src/directory/directory.js';
 import { parseGroupBy } from '../../../src/directory/group-by.js';
-import { movedWithin } from '../../../src/tools/cost/chargeback-stored.js';
+import { movedWithin } from '../../../src/tools/cost/chargeback-movers.js';
 import { parseIsoDay } from '../../../src/util/utc-date.js';
 
 const CSV = `user_email,team,cost_center,valid_from,valid_to
