@@ -49,6 +49,8 @@ export async function costUnits(
   ctx: Pick<StoreReader, 'digests'>,
   segments: readonly CostSegment[],
   apart: (identity: string) => boolean,
+  /** Identity keys by number, kept across calls (a chargeback's months): filled in as they are read. */
+  keys: string[] = [],
 ): Promise<SegmentUnits | null> {
   const lists: Digest[][] = [];
   for (const s of segments) {
@@ -62,15 +64,15 @@ export async function costUnits(
   for (const d of all) for (const id of d.ids) seen[id] = 1;
   const numbers: number[] = [];
   for (let id = 0; id < size; id++) if (seen[id]) numbers.push(id);
-  const names = await ctx.digests.names(numbers);
-  const keys: string[] = [];
-  const isApart = new Uint8Array(size);
-  for (const id of numbers) {
+  const missing = numbers.filter((id) => keys[id] === undefined);
+  const names = missing.length ? await ctx.digests.names(missing) : new Map<number, string>();
+  for (const id of missing) {
     const name = names.get(id);
     if (name === undefined) return null;
     keys[id] = keyOf(name);
-    if (apart(keys[id])) isApart[id] = 1;
   }
+  const isApart = new Uint8Array(size);
+  for (const id of numbers) if (apart(keys[id]!)) isApart[id] = 1;
   const scale = Math.max(0, ...all.map((d) => d.scale));
   const creditScale = Math.max(0, ...all.map((d) => d.credits!.scale));
   const buckets = Math.max(...segments.map((s) => s.bucket)) + 1;

@@ -37,9 +37,17 @@ export async function storedLines(ctx: ToolContext, scope: OrgScope, by: GroupBy
     (months.get(month) ?? months.set(month, []).get(month)!).push(days);
   }
   const sums = new LineSums();
-  const groupOf = (id: string, day: string) => directory.primaryGroupOn(id, day, by);
+  // Whoever's teams are the same every day has one group for every month: looked up once.
+  const fixed = new Map<string, string>();
+  const groupOf = (id: string, day: string) => {
+    if (!directory.sameEveryDay(id)) return directory.primaryGroupOn(id, day, by);
+    let group = fixed.get(id);
+    if (group === undefined) fixed.set(id, (group = directory.primaryGroupOn(id, day, by)));
+    return group;
+  };
+  const keys: string[] = [];
   for (const [month, segments] of months) {
-    const ok = await addMonth(ctx, sums, { month, segments, groupOf }, movedWithin(directory, segments, by));
+    const ok = await addMonth(ctx, sums, { month, segments, groupOf, keys }, movedWithin(directory, segments, by));
     if (!ok) return null;
   }
   return sums.result();
@@ -49,19 +57,22 @@ interface Month {
   month: string;
   segments: readonly DayRange[];
   groupOf: (identity: string, day: string) => string;
+  /** Identity keys by number, read once for every month. */
+  keys: string[];
 }
 
 /** One month's cost into the lines: from the digests of its segments, else from the month's and, for movers, by day. */
 async function addMonth(
   ctx: ToolContext,
   sums: LineSums,
-  { month, segments, groupOf }: Month,
+  { month, segments, groupOf, keys }: Month,
   apart: (identity: string) => boolean,
 ): Promise<boolean> {
   const units = await costUnits(
     ctx,
     segments.map((days) => ({ days, bucket: 0 })),
     apart,
+    keys,
   );
   if (units) {
     addUnits(sums, month, units, segments, groupOf);
@@ -70,7 +81,7 @@ async function addMonth(
   if (segments.length === 1) return false;
   // Only the month is stored, not its days: everyone else's month is summed, whoever moved in it is read by day.
   const days = { start: segments[0]!.start, end: segments.at(-1)!.end };
-  const whole = await costUnits(ctx, [{ days, bucket: 0 }], () => false);
+  const whole = await costUnits(ctx, [{ days, bucket: 0 }], () => false, keys);
   if (!whole) return false;
   const movers = [...whole.parts[0]!.ids.keys()].filter(apart);
   for (const id of movers) whole.parts[0]!.ids.delete(id);

@@ -20,13 +20,14 @@ interface Line {
  * a decimal string per person and month was most of the answer's time.
  */
 export class LineSums {
-  private readonly lines = new Map<string, Line>();
+  private readonly lines = new Map<string, Map<string, Line>>();
   private readonly scales = new Map<string, { billed: number; credits: number }>();
 
   private line(month: string, group: string): Line {
-    const key = `${month}\u0000${group}`;
-    let at = this.lines.get(key);
-    if (!at) this.lines.set(key, (at = { group, month, b: 0, c: 0, billed: [], credits: [], ids: new Set() }));
+    let of = this.lines.get(month);
+    if (!of) this.lines.set(month, (of = new Map()));
+    let at = of.get(group);
+    if (!at) of.set(group, (at = { group, month, b: 0, c: 0, billed: [], credits: [], ids: new Set() }));
     return at;
   }
 
@@ -66,6 +67,7 @@ export class LineSums {
 
   result(): ChargebackLine[] {
     return [...this.lines.values()]
+      .flatMap((of) => [...of.values()])
       .sort((a, b) => a.month.localeCompare(b.month) || a.group.localeCompare(b.group))
       .map((l) => {
         const scales = this.scales.get(l.month) ?? { billed: 0, credits: 0 };

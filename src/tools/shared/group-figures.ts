@@ -20,7 +20,8 @@ export function groupFigures<R>(
   scope: OrgScope & { by: GroupBy },
   parts: ReadonlyArray<{ part: DayRange; rows: readonly R[] }>,
   identityOf: (row: R) => string | null,
-  valuesOf: (row: R) => Values,
+  /** A row's figures, or the keys it counts once each (a person's active days: far cheaper than an object). */
+  valuesOf: (row: R) => Values | readonly string[],
   rowOptions: {
     /** The row's own day, for rows of single days: its membership is that day's. */
     dayOf?: (row: R) => string | undefined;
@@ -35,13 +36,15 @@ export function groupFigures<R>(
   const people = new Map<string, Set<string>>();
   const total = fresh();
   let overlapping = false;
-  const add = (into: Acc, id: string, values: Values) => {
+  const sumOf = (into: Acc, k: string) => {
+    let at = into.values.get(k);
+    if (!at) into.values.set(k, (at = new RunningSum()));
+    return at;
+  };
+  const add = (into: Acc, id: string, values: Values | readonly string[]) => {
     into.ids.add(id);
-    for (const k in values) {
-      let at = into.values.get(k);
-      if (!at) into.values.set(k, (at = new RunningSum()));
-      at.add(values[k]!);
-    }
+    if (Array.isArray(values)) for (const k of values as readonly string[]) sumOf(into, k).add(1);
+    else for (const k in values) sumOf(into, k).add((values as Values)[k]!);
   };
   const groupOf = (key: string) => groups.get(key) ?? groups.set(key, fresh()).get(key)!;
   for (const { part, rows } of parts) {

@@ -4,6 +4,7 @@ import { listAll } from '../../upstream/listing/list-all.js';
 import { identityKey } from '../../upstream/listing/merge.js';
 import type { DayRange } from '../../domain/dates.js';
 import { NO_DIGESTS } from '../../upstream/history-port.js';
+import { maxId } from '../../insights/digest-sums.js';
 import { formatDay, parseIsoDay } from '../../util/utc-date.js';
 import { orgScope, type OrgScope } from '../shared/org-groups.js';
 import { groupFigures } from '../shared/group-figures.js';
@@ -39,7 +40,7 @@ export async function activeByGroup(
   );
 }
 
-type Part = { part: DayRange; rows: Array<{ id: string; days: Record<string, number> }> };
+type Part = { part: DayRange; rows: Array<{ id: string; days: readonly string[] }> };
 
 /** Each day's list of active identities, a part a day (its membership that day's). */
 async function listedParts(ctx: ToolContext, dates: readonly string[]): Promise<Part[]> {
@@ -48,7 +49,7 @@ async function listedParts(ctx: ToolContext, dates: readonly string[]): Promise<
     const day = parseIsoDay(date)!;
     const rows = (await listAll(ctx, dau, { days: { start: day, end: day } })).data.map((r) => ({
       id: identityKey(r),
-      days: { [date]: 1 },
+      days: [date],
     }));
     parts.push({ part: { start: day, end: day }, rows });
   }
@@ -66,22 +67,29 @@ async function storedParts(ctx: ToolContext, scope: OrgScope, dates: readonly st
   const digests = await ctx.digests.digests('dau', { start: parts[0]!.start, end: parts.at(-1)!.end }, true);
   if (!digests) return null;
   const asked = new Set(dates);
-  const names = await ctx.digests.names(new Set(digests.flatMap((d) => d.ids)));
+  const seen = new Uint8Array(maxId(digests) + 1);
+  for (const d of digests) for (const n of d.ids) seen[n] = 1;
+  const numbers: number[] = [];
+  for (let n = 0; n < seen.length; n++) if (seen[n]) numbers.push(n);
+  const names = await ctx.digests.names(numbers);
   const keys = new Map<number, { key: string; apart: boolean }>();
   for (const [n, name] of names) {
     const key = name.startsWith('u:') ? `u:${name.slice(2).toLowerCase()}` : name;
     keys.set(n, { key, apart: !scope.view.directory.sameEveryDay(key) });
   }
-  const rows = parts.map(() => new Map<number, Record<string, number>>());
+  const rows = parts.map(() => new Map<number, string[]>());
+  let p = 0;
   for (const d of digests) {
     const date = formatDay(d.days.start);
     if (!asked.has(date)) continue;
-    const part = parts.findIndex((p) => p.start <= d.days.start && d.days.start <= p.end);
+    while (parts[p]!.end < d.days.start) p++;
     for (const n of d.ids) {
-      const into = keys.get(n)?.apart ? rows[part]! : rows[0]!;
-      (into.get(n) ?? into.set(n, {}).get(n)!)[date] = 1;
+      const into = keys.get(n)?.apart ? rows[p]! : rows[0]!;
+      const days = into.get(n);
+      if (days) days.push(date);
+      else into.set(n, [date]);
     }
   }
-  if (digests.some((d) => d.ids.some((n) => !keys.has(n)))) return null;
+  if (numbers.some((n) => !keys.has(n))) return null;
   return parts.map((part, i) => ({ part, rows: [...rows[i]!].map(([n, days]) => ({ id: keys.get(n)!.key, days })) }));
 }
