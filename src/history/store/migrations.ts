@@ -1,8 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import type { HistoryTables } from './store-tables.js';
 import { HistoryUnusable } from './history-errors.js';
+import { digestId } from './block-ids.js';
 
 type Db = Kysely<HistoryTables>;
+
+const COST_DIGESTS = ['cost-by-day', 'cost-total-months'].map(digestId);
 type Engine = 'sqlite' | 'postgres';
 
 /** Each migration once, in order; the store's version is the number of migrations applied. */
@@ -112,6 +115,24 @@ const MIGRATIONS: Array<(db: Db, engine: Engine) => Promise<void>> = [
       .on('alerts_outbox')
       .columns(['created_at'])
       .execute();
+  },
+  // Cost digests written before they kept credits beside billed USD: dropped, so that the next sync writes them
+  // again from their rows (fillDigests), and cost by team and chargebacks sum them instead of reading rows.
+  async (db) => {
+    const old = await db
+      .selectFrom('history_rows')
+      .select(['dataset', 'start_day', 'end_day'])
+      .where('dataset', 'in', COST_DIGESTS)
+      .where('body', 'not like', '%"credits"%')
+      .execute();
+    for (const table of ['history_rows', 'history_blocks'] as const)
+      for (const o of old)
+        await db
+          .deleteFrom(table)
+          .where('dataset', '=', o.dataset)
+          .where('start_day', '=', o.start_day)
+          .where('end_day', '=', o.end_day)
+          .execute();
   },
 ];
 

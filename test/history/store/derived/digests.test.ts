@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readDigest, storeDigest } from '../../../../src/history/store/derived/digests.js';
+import { migrate, SCHEMA_VERSION } from '../../../../src/history/store/migrations.js';
 import { storedHarness, type StoredHarness } from '../../../helpers/history.js';
 
 type Row = Record<string, any>;
@@ -123,6 +124,24 @@ describe.each(['sqlite', 'postgres'] as const)(
       const again = (await source.digest.digests('dau', days))![0]!;
       expect(again.ids).toEqual(first.ids.slice(1));
       expect(again.freshness.fetched_at).toBe(later);
+    });
+
+    it('written before they kept credits, are dropped by the upgrade and written again, with them, by the next sync', async () => {
+      const store = stored.history.source.store;
+      const id = 'digest:cost-by-day';
+      const b = (await store.blocks(id, 0, 1e6))[0]!;
+      const at = (q: any) => q.where('dataset', '=', id).where('start_day', '=', b.start).where('end_day', '=', b.end);
+      const { credits: _c, ...old } = (await readDigest(store.db, 'cost-by-day', b.start, b.end))!;
+      await at(store.db.updateTable('history_rows').set({ body: JSON.stringify(old) })).execute();
+      await store.db
+        .updateTable('history_meta')
+        .set({ value: String(SCHEMA_VERSION - 1) })
+        .where('key', '=', 'schema_version')
+        .execute();
+      await migrate(store.db, engine);
+      expect(await store.blocks(id, b.start, b.end)).toEqual([]);
+      expect(await store.fillDigests()).toBe(1);
+      expect((await readDigest(store.db, 'cost-by-day', b.start, b.end))!.credits).toBeDefined();
     });
 
     it('answer a range from the fewest blocks (months first), and nothing where a day is missing', async () => {
