@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { HistoryTables } from './store-tables.js';
 import { HistoryUnusable } from './history-errors.js';
 import { digestId } from './block-ids.js';
+import { clear } from './store-rows.js';
 
 type Db = Kysely<HistoryTables>;
 
@@ -125,14 +126,7 @@ const MIGRATIONS: Array<(db: Db, engine: Engine) => Promise<void>> = [
       .where('dataset', 'in', COST_DIGESTS)
       .where('body', 'not like', '%"credits"%')
       .execute();
-    for (const table of ['history_rows', 'history_blocks'] as const)
-      for (const o of old)
-        await db
-          .deleteFrom(table)
-          .where('dataset', '=', o.dataset)
-          .where('start_day', '=', o.start_day)
-          .where('end_day', '=', o.end_day)
-          .execute();
+    for (const o of old) await clear(db, { dataset: o.dataset, start: o.start_day, end: o.end_day });
   },
 ];
 
