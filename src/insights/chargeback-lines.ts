@@ -24,7 +24,8 @@ export function identityOfPoint(p: CostPoint): string | null {
   return null;
 }
 
-const breakdownKey = (p: CostPoint, by: Breakdown) =>
+/** A point's model or product, the key of a line's breakdown. */
+export const breakdownKey = (p: CostPoint, by: Breakdown) =>
   (by === 'model' ? p.group_by_values.resource_display_name : p.group_by_values.product_display_name) ?? '(none)';
 
 interface Acc {

@@ -8,12 +8,13 @@ import { listRows } from '../shared/listing.js';
 import type { OrgScope } from '../shared/org-groups.js';
 import type { ToolContext } from '../types.js';
 import { storedLines } from './chargeback-stored.js';
+import { breakdownLines } from './chargeback-breakdown.js';
 import { costQuery } from './cost-query.js';
 
 /**
  * A chargeback's lines, its cost in all over the months, and the freshness of what answered: without a breakdown
- * from the store's digests where it holds every day, else from cost by day and every key, asked exactly as the
- * history store keeps it, so that it answers when it holds them.
+ * from the store's digests where it holds every month, else from cost by day and every key, asked exactly as the
+ * history store keeps it; with one, from each month's cost by person and model or product (breakdownLines).
  */
 export async function chargebackCost(
   ctx: ToolContext,
@@ -23,7 +24,9 @@ export async function chargebackCost(
 ): Promise<{ all: ChargebackLine[]; listed: { published: FreshnessOut }; whole: CostPoint[] }> {
   const days = { start: scope.parts[0]!.start, end: scope.parts.at(-1)!.end };
   const totalQuery = { days, ...costQuery({ granularity: 'total' }, []) };
-  const stored = args.breakdown ? null : await storedLines(ctx, scope, by);
+  const stored = args.breakdown
+    ? await breakdownLines(ctx, scope, by, args.breakdown)
+    : await storedLines(ctx, scope, by);
   if (stored) {
     const totals = await listRows(ctx, costAnalytics, totalQuery, {});
     return { all: stored, listed: totals, whole: totals.rows };

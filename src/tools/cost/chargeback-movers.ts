@@ -1,7 +1,8 @@
 import type { DayRange } from '../../domain/dates.js';
 import type { Directory } from '../../directory/directory.js';
 import type { GroupBy } from '../../directory/group-by.js';
-import { identityOfPoint, type CostEntry } from '../../insights/chargeback-lines.js';
+import { breakdownKey, identityOfPoint, type Breakdown, type CostEntry } from '../../insights/chargeback-lines.js';
+import type { GroupByKey } from '../../contract/enums.js';
 import { costAnalytics } from '../../upstream/endpoints/cost-analytics.js';
 import { listAll } from '../../upstream/listing/list-all.js';
 import { formatDay } from '../../util/utc-date.js';
@@ -22,11 +23,15 @@ export function movedWithin(directory: Directory, segments: readonly DayRange[],
   };
 }
 
-/** The cost of a few identities by day and user (filtered, 100 at a time): each day in its own group. */
+/**
+ * The cost of a few identities by day and user (filtered, 100 at a time): each day in its own group; by model or
+ * product too, with a breakdown.
+ */
 export async function moversByDay(
   ctx: ToolContext,
   days: DayRange,
   ids: readonly string[],
+  breakdown?: Breakdown,
 ): Promise<Array<CostEntry & { id: string }>> {
   const batches: string[][] = [];
   for (let i = 0; i < ids.length; i += 100) batches.push(ids.slice(i, i + 100));
@@ -38,12 +43,13 @@ export async function moversByDay(
       ...(emails.length ? { user_emails: emails } : {}),
       ...(accounts.length ? { service_account_names: accounts } : {}),
     };
-    const query = costQuery({ granularity: 'day', filters }, ['COST_ANALYTICS_GROUP_BY_USER']);
+    const query = costQuery({ granularity: 'day', filters }, breakdownKeys(breakdown));
     const entries: Array<CostEntry & { id: string }> = [];
     for (const p of (await listAll(ctx, costAnalytics, { days, ...query })).data) {
       const id = identityOfPoint(p);
       const { billed_amount_usd: billed, credits_consumed: credits } = p.cost_metrics;
-      if (id !== null) entries.push({ id, day: p.start_date, billed, credits });
+      const key = breakdown ? { key: breakdownKey(p, breakdown) } : {};
+      if (id !== null) entries.push({ id, day: p.start_date, billed, credits, ...key });
     }
     return entries;
   };
@@ -56,3 +62,10 @@ export async function moversByDay(
   await Promise.all(Array.from({ length: Math.min(4, batches.length) }, worker));
   return out.flat();
 }
+
+/** The upstream keys of cost by person, and by the breakdown's model or product. */
+export const breakdownKeys = (breakdown?: Breakdown): GroupByKey[] => [
+  'COST_ANALYTICS_GROUP_BY_USER',
+  ...(breakdown === 'model' ? (['COST_ANALYTICS_GROUP_BY_RESOURCE'] as const) : []),
+  ...(breakdown === 'product' ? (['COST_ANALYTICS_GROUP_BY_PRODUCT'] as const) : []),
+];

@@ -22,6 +22,16 @@ export function monthSegments(parts: readonly DayRange[]): DayRange[] {
   return out;
 }
 
+/** The segments of each month (`YYYY-MM`), in order. */
+export function monthsOf(parts: readonly DayRange[]): Map<string, DayRange[]> {
+  const months = new Map<string, DayRange[]>();
+  for (const days of monthSegments(parts)) {
+    const month = formatDay(days.start).slice(0, 7);
+    (months.get(month) ?? months.set(month, []).get(month)!).push(days);
+  }
+  return months;
+}
+
 /**
  * Chargeback lines without a breakdown from the store's digests, a month at a time: each identity's cost summed
  * per month, or per segment of it (one month, one directory) for whoever's teams change with the day, goes to its
@@ -31,11 +41,7 @@ export function monthSegments(parts: readonly DayRange[]): DayRange[] {
 export async function storedLines(ctx: ToolContext, scope: OrgScope, by: GroupBy): Promise<ChargebackLine[] | null> {
   if (ctx.digests === NO_DIGESTS) return null;
   const directory = scope.view.directory;
-  const months = new Map<string, DayRange[]>();
-  for (const days of monthSegments(scope.parts)) {
-    const month = formatDay(days.start).slice(0, 7);
-    (months.get(month) ?? months.set(month, []).get(month)!).push(days);
-  }
+  const months = monthsOf(scope.parts);
   const sums = new LineSums();
   // Whoever's teams are the same every day has one group for every month: looked up once.
   const fixed = new Map<string, string>();

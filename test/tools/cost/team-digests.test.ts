@@ -7,6 +7,7 @@ import { orgChartCsv } from '../../../src/simulator/data/org-chart-csv.js';
 import type { DigestName, DigestPort } from '../../../src/upstream/history-port.js';
 import { storedHarness, type StoredHarness } from '../../helpers/history.js';
 import { NOW } from '../../helpers/sim.js';
+import { compareDecimals, sumDecimals } from '../../../src/domain/numbers.js';
 
 /**
  * Issue 34's speed: from the store, a team's figure is a sum of per-identity sums (the digests). Each question is
@@ -179,6 +180,40 @@ describe('chargeback from the digests', () => {
       expect(fromMonths).toEqual(fromRows);
     }
   });
+
+  it.each(['model', 'product'] as const)(
+    'breaks the lines down by %s from the months kept, movers by day: the same lines, each adding up',
+    async (breakdown) => {
+      for (const r of [usd, credits]) {
+        const plain = await r.stored.call('get_chargeback', { start_month: '2026-10', by: 'team' });
+        const split = await r.stored.call('get_chargeback', { start_month: '2026-10', by: 'team', breakdown });
+        expect(split.isError, split.text).toBe(false);
+        type Part = { key: string; billed_amount_usd: string; credits?: string };
+        type Line = { group: string; billed_amount_usd: string; credits?: string; breakdown: Part[] };
+        const lines = split.structured.lines as Line[];
+        expect(lines.map(({ breakdown: _b, ...l }) => l)).toEqual(plain.structured.lines);
+        const sum = (list: string[]) => sumDecimals(list);
+        for (const l of lines) {
+          expect(compareDecimals(sum(l.breakdown.map((p) => p.billed_amount_usd)), l.billed_amount_usd)).toBe(0);
+          if (l.credits) expect(compareDecimals(sum(l.breakdown.map((p) => p.credits!)), l.credits)).toBe(0);
+        }
+        expect(lines.find((l) => l.group === 'Moved/Before')?.breakdown.length).toBeGreaterThan(0);
+        // Each model's (or product's) October across the lines is the organization's, as cost analytics gives it.
+        const field = breakdown === 'model' ? 'resource' : 'product';
+        const org = await r.stored.call('get_cost_analytics', {
+          start_date: '2026-10-01',
+          end_date: '2026-10-31',
+          group_by: [field],
+        });
+        type Row = Record<string, string | undefined> & { cost: { billed_amount_usd: string } };
+        for (const row of org.structured.rows as Row[]) {
+          const key = row[field] ?? '(none)';
+          const parts = lines.flatMap((l) => l.breakdown.filter((p) => p.key === key));
+          expect(compareDecimals(sum(parts.map((p) => p.billed_amount_usd)), row.cost.billed_amount_usd), key).toBe(0);
+        }
+      }
+    },
+  );
 
   it("puts the mover's October in the team of each day", async () => {
     const { digests } = await both(usd, 'get_chargeback', { start_month: '2026-10', by: 'team' }, 'billed');
