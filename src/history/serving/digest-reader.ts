@@ -13,7 +13,8 @@ type Body = NonNullable<Awaited<ReturnType<typeof readDigest>>>;
 /**
  * Parsed digests kept in memory, up to about this many bytes (8 per number held). A grouped question over 90 days
  * at 50,000 people reads some 90 digests of tens of thousands of numbers: parsing them again was a third of its
- * time. A stored block is never changed in place (a new fetch is a new `fetched_at`), so a key never goes stale.
+ * time. They are kept by block and `fetched_at`, and all forgotten when this process writes to the store (a block
+ * fetched again may keep its `fetched_at`: that of its oldest page).
  */
 const CACHE_BYTES = 192 * 1024 * 1024;
 
@@ -35,6 +36,8 @@ export class DigestReader implements DigestPort {
     maxSize: CACHE_BYTES,
     sizeCalculation: (b) => 8 * (b.ids.length + b.v.length + (b.credits?.v.length ?? 0)) + 256,
   });
+
+  private writes = 0;
 
   constructor(
     private readonly store: HistoryStore,
@@ -60,6 +63,10 @@ export class DigestReader implements DigestPort {
   }
 
   private async read(name: DigestName, { start, end }: DayRange, byDay = false): Promise<Digest[] | null> {
+    if (this.writes !== this.store.writes) {
+      this.bodies.clear();
+      this.writes = this.store.writes;
+    }
     const now = this.options.now();
     const chosen: Array<{
       dataset: string;

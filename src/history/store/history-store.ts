@@ -126,6 +126,7 @@ export class HistoryStore {
     });
     settle();
     this.saw(blocks);
+    this.writes++;
   }
 
   /**
@@ -175,6 +176,7 @@ export class HistoryStore {
       await this.unstage(dataset, tx);
     });
     this.saw(blocks);
+    this.writes++;
   }
 
   /**
@@ -209,10 +211,14 @@ export class HistoryStore {
           await storeDigest(tx, b, digestBody(shares));
           written++;
         });
+        this.writes++;
       }
     }
     return written;
   }
+
+  /** Blocks written by this process so far: what readers keep of the store is good until it changes. */
+  writes = 0;
 
   /** The store's numbering of identities, for digests. */
   readonly people = new PeopleIndex();

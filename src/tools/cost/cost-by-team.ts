@@ -38,9 +38,9 @@ export async function listedCost(
   list: (asked: string[]) => Promise<Listed<CostPoint>>,
 ): Promise<{ listed: Listed<CostPoint>; groups: Groups | undefined }> {
   const filtered = Object.values(args.filters ?? {}).some((v) => v !== undefined && v.length > 0);
-  const org = split.org !== undefined || args.teams !== undefined;
   const whole = !split.upstream.length && !filtered && !wantsRawPage(args);
-  if (ctx.digests !== NO_DIGESTS && org && whole) {
+  // Grouped by the directory only: filtered by teams alone, the answer's rows are the listing's by user.
+  if (ctx.digests !== NO_DIGESTS && split.org !== undefined && whole) {
     const listed = await list(split.upstream);
     const groups = await digestGroups(ctx, args, split, listed);
     if (groups) return { listed, groups };

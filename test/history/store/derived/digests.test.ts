@@ -124,6 +124,11 @@ describe.each(['sqlite', 'postgres'] as const)(
       const again = (await source.digest.digests('dau', days))![0]!;
       expect(again.ids).toEqual(first.ids.slice(1));
       expect(again.freshness.fetched_at).toBe(later);
+      // Written again by this process with the same fetched_at (a re-fetch's oldest page may keep it): read again.
+      const rows = await source.store.rows('dau', b.start, b.end);
+      await source.store.put([{ ...block, fetched_at: later, items: rows.slice(2) }]);
+      const third = (await source.digest.digests('dau', days))![0]!;
+      expect(third.ids.length).toBe(rows.length - 2);
     });
 
     it('written before they kept credits, are dropped by the upgrade and written again, with them, by the next sync', async () => {
