@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,4 +39,22 @@ export function testStore(engine: 'sqlite' | 'postgres'): TestStore {
     open: opener(target),
     remove: async () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * A store of its own for the tests of a describe block: opened before them, closed and removed after them. The
+ * getter gives the open store.
+ */
+export function storeForBlock(engine: 'sqlite' | 'postgres'): () => HistoryStore {
+  let where: TestStore | undefined;
+  let store: HistoryStore | undefined;
+  beforeAll(async () => {
+    where = testStore(engine);
+    store = await where.open();
+  });
+  afterAll(async () => {
+    await store?.close();
+    await where?.remove();
+  });
+  return () => store!;
 }

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryStore } from '../../../../src/history/store/history-store.js';
 import {
   claimDue,
@@ -9,19 +9,14 @@ import {
 } from '../../../../src/history/store/outbox/outbox-claim.js';
 import { queueAlerts } from '../../../../src/history/store/outbox/outbox-queue.js';
 import { outboxStatus, recentAlerts } from '../../../../src/history/store/outbox/outbox-read.js';
-import { testStore, type TestStore } from '../../../helpers/alerts/stores.js';
+import { storeForBlock } from '../../../helpers/alerts/stores.js';
 import { ALL, ANA, BIG, TEAM, T0, anomaly, inTeams, stale } from './outbox-fixture.js';
 
 describe.each(['sqlite', 'postgres'] as const)('claiming and settling outbox rows on %s', (engine) => {
-  let where: TestStore;
+  const opened = storeForBlock(engine);
   let store: HistoryStore;
-  beforeAll(async () => {
-    where = testStore(engine);
-    store = await where.open();
-  });
-  afterAll(async () => {
-    await store?.close();
-    await where?.remove();
+  beforeAll(() => {
+    store = opened();
   });
 
   beforeAll(async () => {

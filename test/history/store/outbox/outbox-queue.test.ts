@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryStore } from '../../../../src/history/store/history-store.js';
 import { queueAlerts } from '../../../../src/history/store/outbox/outbox-queue.js';
-import { testStore, type TestStore } from '../../../helpers/alerts/stores.js';
+import { storeForBlock } from '../../../helpers/alerts/stores.js';
 import { ALL, ANA, BIG, TEAM, T0, anomaly, inTeams, stale } from './outbox-fixture.js';
 
 describe.each(['sqlite', 'postgres'] as const)('queueing alerts in the outbox on %s', (engine) => {
-  let where: TestStore;
+  const opened = storeForBlock(engine);
   let store: HistoryStore;
-  beforeAll(async () => {
-    where = testStore(engine);
-    store = await where.open();
-  });
-  afterAll(async () => {
-    await store?.close();
-    await where?.remove();
+  beforeAll(() => {
+    store = opened();
   });
 
   it('queues one row per alert and destination that wants it, once per dedup key', async () => {
