@@ -81,21 +81,37 @@ export class Directory {
 
   /** Every group an identity is in on a day, by the grouping asked ([UNASSIGNED] when none). */
   groupsOn(identity: string, day: string, by: GroupBy): readonly string[] {
-    const e = this.entries.get(identity);
-    if (e?.undated) {
-      const key = by.kind === 'attribute' ? `a:${by.name}` : `t:${by.depth ?? ''}`;
-      let cached = this.cache.get(key);
-      if (!cached) this.cache.set(key, (cached = new Map()));
-      let groups = cached.get(identity);
-      if (!groups) cached.set(identity, (groups = this.groupsOf(e.members, by)));
-      return groups;
-    }
-    return this.groupsOf(this.membersOn(identity, day), by);
+    return this.everyDay(identity, day, by, 'all', (members) => this.groupsOf(members, by));
   }
 
   /** The one group an identity's figures go to when they must not count twice (chargeback): its primary team's. */
   primaryGroupOn(identity: string, day: string, by: GroupBy): string {
-    const first = this.membersOn(identity, day)[0];
+    return this.everyDay(identity, day, by, 'primary', (members) => [this.primaryOf(members, by)])[0]!;
+  }
+
+  /**
+   * Groups of an identity's memberships on a day; for one whose memberships have no dates, worked out once per
+   * grouping and kept (grouped answers and chargebacks ask it for every person, part and month).
+   */
+  private everyDay(
+    identity: string,
+    day: string,
+    by: GroupBy,
+    what: string,
+    of: (members: readonly Member[]) => readonly string[],
+  ): readonly string[] {
+    const e = this.entries.get(identity);
+    if (!e?.undated) return of(this.membersOn(identity, day));
+    const key = `${what}:${by.kind === 'attribute' ? `a:${by.name}` : `t:${by.depth ?? ''}`}`;
+    let cached = this.cache.get(key);
+    if (!cached) this.cache.set(key, (cached = new Map()));
+    let groups = cached.get(identity);
+    if (!groups) cached.set(identity, (groups = of(e.members)));
+    return groups;
+  }
+
+  private primaryOf(members: readonly Member[], by: GroupBy): string {
+    const first = members[0];
     return first ? groupKeyOf(first, by) : UNASSIGNED;
   }
 

@@ -1,6 +1,6 @@
 import type { DayRange } from '../domain/dates.js';
 import type { Digest } from '../upstream/history-port.js';
-import { Unsafe, maxId, valueOf, type StoreReader } from './digest-sums.js';
+import { Unsafe, maxId, numbersOf, valueOf, type StoreReader } from './digest-sums.js';
 
 /** Days whose cost is summed apart, and the bucket (a month, or the whole range) they add up in. */
 export interface CostSegment {
@@ -60,10 +60,7 @@ export async function costUnits(
   }
   const all = lists.flat();
   const size = maxId(all) + 1;
-  const seen = new Uint8Array(size);
-  for (const d of all) for (const id of d.ids) seen[id] = 1;
-  const numbers: number[] = [];
-  for (let id = 0; id < size; id++) if (seen[id]) numbers.push(id);
+  const numbers = numbersOf(all);
   const missing = numbers.filter((id) => keys[id] === undefined);
   const names = missing.length ? await ctx.digests.names(missing) : new Map<number, string>();
   for (const id of missing) {

@@ -28,6 +28,15 @@ export const maxId = (digests: readonly Digest[]) => {
   return max;
 };
 
+/** The identity numbers the digests list, each once, ascending. */
+export function numbersOf(digests: readonly Digest[]): number[] {
+  const seen = new Uint8Array(maxId(digests) + 1);
+  for (const d of digests) for (const id of d.ids) seen[id] = 1;
+  const numbers: number[] = [];
+  for (let id = 0; id < seen.length; id++) if (seen[id]) numbers.push(id);
+  return numbers;
+}
+
 /** Each identity's sum over the digests, added up in an array indexed by number: millions of values at 50,000 people. */
 export function sumById(digests: readonly Digest[]): Map<number, number> {
   const top = maxId(digests);

@@ -43,14 +43,7 @@ export async function storedLines(ctx: ToolContext, scope: OrgScope, by: GroupBy
   const directory = scope.view.directory;
   const months = monthsOf(scope.parts);
   const sums = new LineSums();
-  // Whoever's teams are the same every day has one group for every month: looked up once.
-  const fixed = new Map<string, string>();
-  const groupOf = (id: string, day: string) => {
-    if (!directory.sameEveryDay(id)) return directory.primaryGroupOn(id, day, by);
-    let group = fixed.get(id);
-    if (group === undefined) fixed.set(id, (group = directory.primaryGroupOn(id, day, by)));
-    return group;
-  };
+  const groupOf = (id: string, day: string) => directory.primaryGroupOn(id, day, by);
   const keys: string[] = [];
   for (const [month, segments] of months) {
     const ok = await addMonth(ctx, sums, { month, segments, groupOf, keys }, movedWithin(directory, segments, by));

@@ -9,8 +9,10 @@ export const daysIn = (r: DayRange): DayRange[] =>
 /** Each day's sums on their own (a day is its own group row), brought to one scale so that totals add up. */
 export async function dailyUnits(ctx: ToolContext, days: readonly DayRange[]): Promise<SegmentUnits | null> {
   const each: SegmentUnits[] = [];
+  // Identity keys read once for every day.
+  const keys: string[] = [];
   for (const d of days) {
-    const got = await costUnits(ctx, [{ days: d, bucket: 0 }], () => false);
+    const got = await costUnits(ctx, [{ days: d, bucket: 0 }], () => false, keys);
     if (!got) return null;
     each.push(got);
   }

@@ -4,7 +4,7 @@ import { listAll } from '../../upstream/listing/list-all.js';
 import { identityKey } from '../../upstream/listing/merge.js';
 import type { DayRange } from '../../domain/dates.js';
 import { NO_DIGESTS } from '../../upstream/history-port.js';
-import { maxId } from '../../insights/digest-sums.js';
+import { numbersOf } from '../../insights/digest-sums.js';
 import { formatDay, parseIsoDay } from '../../util/utc-date.js';
 import { orgScope, type OrgScope } from '../shared/org-groups.js';
 import { groupFigures } from '../shared/group-figures.js';
@@ -67,10 +67,7 @@ async function storedParts(ctx: ToolContext, scope: OrgScope, dates: readonly st
   const digests = await ctx.digests.digests('dau', { start: parts[0]!.start, end: parts.at(-1)!.end }, true);
   if (!digests) return null;
   const asked = new Set(dates);
-  const seen = new Uint8Array(maxId(digests) + 1);
-  for (const d of digests) for (const n of d.ids) seen[n] = 1;
-  const numbers: number[] = [];
-  for (let n = 0; n < seen.length; n++) if (seen[n]) numbers.push(n);
+  const numbers = numbersOf(digests);
   const names = await ctx.digests.names(numbers);
   const keys = new Map<number, { key: string; apart: boolean }>();
   for (const [n, name] of names) {
